@@ -1,0 +1,67 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Diary",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "diary", targets: ["diary"]),
+        .library(name: "DiaryCore", targets: ["DiaryCore"]),
+        .library(name: "DiaryStore", targets: ["DiaryStore"]),
+        .library(name: "DiaryServer", targets: ["DiaryServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
+    targets: [
+        // The domain: entries, their rules and formats. Foundation only.
+        .target(name: "DiaryCore"),
+        // Where entries are kept: SQLite through GRDB.
+        .target(
+            name: "DiaryStore",
+            dependencies: [
+                "DiaryCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The web app and its JSON API.
+        .target(
+            name: "DiaryServer",
+            dependencies: [
+                "DiaryCore",
+                "DiaryStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/Public")]
+        ),
+        // The `diary` command: a journal on the command line, and `diary serve`.
+        .executableTarget(
+            name: "diary",
+            dependencies: [
+                "DiaryCore",
+                "DiaryStore",
+                "DiaryServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "DiaryCoreTests", dependencies: ["DiaryCore"]),
+        .testTarget(
+            name: "DiaryStoreTests",
+            dependencies: ["DiaryCore", "DiaryStore"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "DiaryServerTests",
+            dependencies: [
+                "DiaryCore", "DiaryStore", "DiaryServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(name: "DiaryCLITests", dependencies: ["DiaryCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,36 @@
+import Foundation
+
+/// What can go wrong with an entry, in words a writer can act on.
+public enum EntryError: Error, Equatable, Sendable {
+    /// Both the title and the body are blank: there is nothing to keep.
+    case blank
+    case titleTooLong(limit: Int)
+    case bodyTooLong(limitBytes: Int)
+    /// No entry has this id (or id prefix).
+    case notFound(String)
+    /// More than one entry starts with this id prefix.
+    case ambiguousID(String)
+    /// The change was based on `expected`, but the entry has moved on to `current`.
+    case conflict(expected: Int, current: Entry)
+}
+
+extension EntryError: CustomStringConvertible, LocalizedError {
+    public var description: String {
+        switch self {
+        case .blank:
+            "The entry is blank: write a title or a body."
+        case .titleTooLong(let limit):
+            "The title is too long: it may have at most \(limit.formatted()) characters."
+        case .bodyTooLong(let limit):
+            "The body is too long: it may have at most \(limit / 1_048_576) MiB (\(limit.formatted()) bytes) of text."
+        case .notFound(let id):
+            "There is no entry with the id \(id)."
+        case .ambiguousID(let prefix):
+            "More than one entry has an id starting with \(prefix): type more of the id."
+        case .conflict(let expected, let current):
+            "The entry was changed elsewhere: you edited version \(expected), and it is now at version \(current.version)."
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,44 @@
+/// The words of an entry, checked against the diary's rules.
+///
+/// Every write goes through here, whatever its source (web, command line, import),
+/// so no store ever holds a blank entry, a title of two lines, or an oversized text.
+public struct EntryText: Sendable, Hashable {
+    public static let maximumTitleLength = 1_000
+    /// 1 MiB of UTF-8: a long letter is far below it, a pasted book is not.
+    public static let maximumBodyBytes = 1_048_576
+
+    public let title: String
+    public let body: String
+
+    /// Applies the rules:
+    /// - a title is one line: a line break typed into it moves what follows into the body,
+    ///   as the original app did;
+    /// - a title and a body that are both blank (white space only) are refused;
+    /// - a title over 1,000 characters or a body over 1 MiB is refused.
+    public init(title: String, body: String) throws(EntryError) {
+        var title = title
+        var body = body
+        if let lineBreak = title.firstIndex(where: \.isNewline) {
+            // Blank lines between the title and what follows are spacing, not text.
+            let rest = title[title.index(after: lineBreak)...].drop(while: \.isNewline)
+            title = String(title[..<lineBreak])
+            if !rest.isBlank {
+                body = body.isEmpty ? String(rest) : String(rest) + "\n" + body
+            }
+        }
+        if title.isBlank && body.isBlank { throw .blank }
+        if title.count > Self.maximumTitleLength {
+            throw .titleTooLong(limit: Self.maximumTitleLength)
+        }
+        if body.utf8.count > Self.maximumBodyBytes {
+            throw .bodyTooLong(limitBytes: Self.maximumBodyBytes)
+        }
+        self.title = title
+        self.body = body
+    }
+}
+
+extension StringProtocol {
+    /// True when there is nothing but white space and line breaks.
+    public var isBlank: Bool { allSatisfy(\.isWhitespace) }
+}

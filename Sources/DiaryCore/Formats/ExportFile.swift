@@ -1,0 +1,49 @@
+import Foundation
+
+/// Diary's own JSON format: what `diary export` writes and `diary import` reads back.
+///
+/// ```json
+/// {"format": "diary-export", "version": 1, "entries": [{"id": "…", "title": "…", "body": "…",
+///   "createdAt": "2020-12-22T15:35:33.000Z", "updatedAt": "…", "version": 1, "deletedAt": null}]}
+/// ```
+public enum ExportFile {
+    public static let format = "diary-export"
+    public static let formatVersion = 1
+
+    /// The opening of the file, before the first entry; entries are written one by one after it,
+    /// so a 20-year diary is never held in memory whole.
+    public static let header = "{\"format\":\"\(format)\",\"version\":\(formatVersion),\"entries\":[\n"
+    public static let footer = "\n]}\n"
+    public static let separator = ",\n"
+
+    /// One entry as a line of the file.
+    public static func line(for entry: Entry) throws -> Data {
+        try encoder.encode(entry)
+    }
+
+    /// Dates as ISO 8601 with milliseconds, in UTC, so files sort and diff well.
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ISODate.string(from: date))
+        }
+        return encoder
+    }
+}
+
+/// ISO 8601 dates with milliseconds, the form every file and the API use.
+public enum ISODate {
+    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let withoutFraction = Date.ISO8601FormatStyle()
+
+    public static func string(from date: Date) -> String {
+        date.formatted(withFraction)
+    }
+
+    /// Reads "2020-12-22T15:35:33.000Z", with or without the fraction.
+    public static func date(from string: String) -> Date? {
+        (try? withFraction.parse(string)) ?? (try? withoutFraction.parse(string))
+    }
+}

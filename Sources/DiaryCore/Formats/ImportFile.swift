@@ -1,0 +1,140 @@
+import Foundation
+
+/// Reads the files a diary can come from, checking every record before any is stored:
+/// - the original iOS app's sample format, an array of `{title, body, created_at}` with
+///   `created_at` in Unix seconds;
+/// - Diary's own export (`ExportFile`).
+public enum ImportFile {
+    /// The entries of `data`, or an error that names the record and what is wrong with it.
+    public static func entries(from data: Data, now: Date = Date()) throws(ImportError) -> [Entry] {
+        let json: Any
+        do {
+            json = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw .notJSON(reason: Self.reason(of: error))
+        }
+        if let records = json as? [Any] {
+            return try records.enumerated().map { index, record throws(ImportError) in
+                try sampleEntry(record, number: index + 1, now: now)
+            }
+        }
+        if let object = json as? [String: Any] {
+            guard object["format"] as? String == ExportFile.format, let records = object["entries"] as? [Any]
+            else { throw .unknownFormat }
+            if let version = object["version"] as? Int, version > ExportFile.formatVersion {
+                throw .newerVersion(version)
+            }
+            return try records.enumerated().map { index, record throws(ImportError) in
+                try exportedEntry(record, number: index + 1, now: now)
+            }
+        }
+        throw .unknownFormat
+    }
+
+    /// A record of the original app: `created_at` is Unix seconds (not seconds since 2001,
+    /// the mistake that once dated the sample 2051).
+    static func sampleEntry(_ record: Any, number: Int, now: Date) throws(ImportError) -> Entry {
+        let fields = try Fields(record, number: number)
+        let text = try fields.text()
+        guard let seconds = fields.values["created_at"] as? Double ?? (fields.values["created_at"] as? Int).map(Double.init)
+        else { throw .badRecord(number, "\"created_at\" must be a number of seconds since 1970") }
+        let created = Date(timeIntervalSince1970: seconds)
+        return Entry(title: text.title, body: text.body, createdAt: created, updatedAt: created)
+    }
+
+    static func exportedEntry(_ record: Any, number: Int, now: Date) throws(ImportError) -> Entry {
+        let fields = try Fields(record, number: number)
+        let text = try fields.text()
+        guard let idText = fields.values["id"] as? String, let id = UUID(uuidString: idText) else {
+            throw .badRecord(number, "\"id\" must be a UUID such as 1b4e28ba-2fa1-11d2-883f-0016d3cca427")
+        }
+        let created = try fields.date("createdAt", required: true)!
+        let updated = try fields.date("updatedAt", required: false) ?? created
+        let deleted = try fields.date("deletedAt", required: false)
+        var version = 1
+        if let value = fields.values["version"], !(value is NSNull) {
+            guard let number = value as? Int, number >= 1 else {
+                throw .badRecord(number, "\"version\" must be a whole number of at least 1")
+            }
+            version = number
+        }
+        return Entry(id: id, title: text.title, body: text.body, createdAt: created, updatedAt: updated,
+                     version: version, deletedAt: deleted)
+    }
+
+    private static func reason(of error: Error) -> String {
+        let description = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+        return description ?? "it is not valid JSON"
+    }
+}
+
+/// The fields of one record, with checks that name the record.
+private struct Fields {
+    let values: [String: Any]
+    let number: Int
+
+    init(_ record: Any, number: Int) throws(ImportError) {
+        guard let values = record as? [String: Any] else {
+            throw .badRecord(number, "it is not an object with a title and a body")
+        }
+        self.values = values
+        self.number = number
+    }
+
+    func string(_ key: String) throws(ImportError) -> String {
+        switch values[key] {
+        case nil, is NSNull: return ""
+        case let text as String: return text
+        default: throw .badRecord(number, "\"\(key)\" must be text")
+        }
+    }
+
+    func text() throws(ImportError) -> EntryText {
+        let title = try string("title")
+        let body = try string("body")
+        do {
+            return try EntryText(title: title, body: body)
+        } catch {
+            throw .badRecord(number, error.description)
+        }
+    }
+
+    func date(_ key: String, required: Bool) throws(ImportError) -> Date? {
+        switch values[key] {
+        case nil, is NSNull:
+            if required { throw .badRecord(number, "\"\(key)\" is missing: it must be a date such as 2020-12-22T15:35:33.000Z") }
+            return nil
+        case let text as String:
+            guard let date = ISODate.date(from: text) else {
+                throw .badRecord(number, "\"\(key)\" must be a date such as 2020-12-22T15:35:33.000Z, not \"\(text.prefix(40))\"")
+            }
+            return date
+        default:
+            throw .badRecord(number, "\"\(key)\" must be a date such as 2020-12-22T15:35:33.000Z")
+        }
+    }
+}
+
+/// Why a file could not be imported. Nothing is stored when any record is wrong.
+public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    case notJSON(reason: String)
+    case unknownFormat
+    case newerVersion(Int)
+    /// Record `number` (counting from 1) is wrong, for `reason`.
+    case badRecord(Int, String)
+
+    public var description: String {
+        switch self {
+        case .notJSON(let reason):
+            "The file is not valid JSON (\(reason)); nothing was imported."
+        case .unknownFormat:
+            "The file is neither a Diary export nor the original app's sample format (an array of {title, body, created_at}); nothing was imported."
+        case .newerVersion(let version):
+            "The file is a Diary export of version \(version), newer than this Diary understands; update Diary. Nothing was imported."
+        case .badRecord(let number, let reason):
+            "Record \(number) cannot be imported: \(reason.trimmingCharacters(in: CharacterSet(charactersIn: "."))). Nothing was imported."
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

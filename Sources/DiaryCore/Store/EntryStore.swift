@@ -1,0 +1,64 @@
+import Foundation
+
+/// Where a diary's entries are kept.
+///
+/// Every backend (SQLite now, PostgreSQL later) passes the same conformance suite.
+/// "Not found" is `nil` on reads and `EntryError.notFound` on writes.
+public protocol EntryStore: Sendable {
+    /// Stores a new entry written now. `id` lets a client that retries a create after a lost
+    /// answer get the entry it already made instead of a second one.
+    func create(_ text: EntryText, id: UUID) async throws -> Entry
+
+    /// The entry with this id, in the diary or in the trash.
+    func entry(id: UUID) async throws -> Entry?
+
+    /// Up to `limit` ids (in the diary or the trash) that start with `prefix`: how a short id typed
+    /// on the command line is resolved.
+    func ids(startingWith prefix: String, limit: Int) async throws -> [UUID]
+
+    /// Replaces the entry's text. When `version` is given and the entry is no longer at it, nothing
+    /// changes and `EntryError.conflict` carries the current entry.
+    func update(id: UUID, to text: EntryText, expecting version: Int?) async throws -> Entry
+
+    /// Moves the entry to the trash (again, if it is there already: no error).
+    func moveToTrash(id: UUID) async throws -> Entry
+
+    /// Takes the entry out of the trash.
+    func restore(id: UUID) async throws -> Entry
+
+    /// Deletes the entry for good, whether in the trash or not.
+    func purge(id: UUID) async throws
+
+    /// The diary, newest first, a page at a time.
+    func list(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage
+
+    /// The trash, most recently deleted first, a page at a time.
+    func trash(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage
+
+    /// Every entry in the diary (not the trash), oldest first, whole, a batch at a time: what an
+    /// export writes. Oldest first, so importing the file keeps the order of entries written in
+    /// the same millisecond.
+    func export(after cursor: EntryCursor?, limit: Int) async throws -> EntryBatch
+
+    /// Entries in the diary (not the trash) that hold every word of `query`, best match first.
+    func search(_ query: String, limit: Int) async throws -> [SearchHit]
+
+    /// Adds entries in one transaction: all of them or, on any error, none. Entries whose id is
+    /// already in the diary are skipped, so importing the same export twice adds nothing.
+    func importEntries(_ entries: [Entry]) async throws -> ImportSummary
+
+    /// How many entries are in the diary (not counting the trash).
+    func count() async throws -> Int
+}
+
+/// What an import did.
+public struct ImportSummary: Sendable, Equatable {
+    public var imported: Int
+    /// Entries skipped because an entry with the same id was already there.
+    public var skipped: Int
+
+    public init(imported: Int, skipped: Int) {
+        self.imported = imported
+        self.skipped = skipped
+    }
+}

@@ -1,0 +1,75 @@
+import DiaryCore
+import Foundation
+import GRDB
+
+/// An entry as a row of the `entry` table, and the statements that keep the search index
+/// in step with it. The index is contentless, so removing a row's tokens needs the words it
+/// was indexed with: every change goes through here, in the same transaction as the row.
+struct EntryRow {
+    var sequence: Int64
+    var entry: Entry
+
+    static let columns = "seq, id, title, body, created_at, updated_at, version, deleted_at"
+
+    init(_ row: Row) {
+        sequence = row["seq"]
+        entry = Entry(
+            id: UUID(uuidString: row["id"]) ?? UUID(),
+            title: row["title"],
+            body: row["body"],
+            createdAt: Date(millisecondsSince1970: row["created_at"]),
+            updatedAt: Date(millisecondsSince1970: row["updated_at"]),
+            version: row["version"],
+            deletedAt: (row["deleted_at"] as Int64?).map(Date.init(millisecondsSince1970:)))
+    }
+
+    static func fetch(_ db: Database, id: UUID) throws -> EntryRow? {
+        try Row.fetchOne(db, sql: "SELECT \(columns) FROM entry WHERE id = ?", arguments: [id.diaryString])
+            .map(EntryRow.init)
+    }
+
+    static func insert(_ entry: Entry, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO entry (id, title, body, created_at, updated_at, version, deleted_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                entry.id.diaryString, entry.title, entry.body, entry.createdAt.millisecondsSince1970,
+                entry.updatedAt.millisecondsSince1970, entry.version, entry.deletedAt?.millisecondsSince1970,
+            ])
+        try index(sequence: db.lastInsertedRowID, title: entry.title, body: entry.body, db)
+    }
+
+    static func replaceText(of row: EntryRow, with entry: Entry, _ db: Database) throws {
+        try unindex(row, db)
+        try db.execute(
+            sql: "UPDATE entry SET title = ?, body = ?, updated_at = ?, version = ? WHERE seq = ?",
+            arguments: [entry.title, entry.body, entry.updatedAt.millisecondsSince1970, entry.version, row.sequence])
+        try index(sequence: row.sequence, title: entry.title, body: entry.body, db)
+    }
+
+    /// Trash and restore leave the words, and so the index, as they are: search filters the trash out.
+    static func setTrashState(of row: EntryRow, to entry: Entry, _ db: Database) throws {
+        try db.execute(
+            sql: "UPDATE entry SET deleted_at = ?, version = ? WHERE seq = ?",
+            arguments: [entry.deletedAt?.millisecondsSince1970, entry.version, row.sequence])
+    }
+
+    static func delete(_ row: EntryRow, _ db: Database) throws {
+        try unindex(row, db)
+        try db.execute(sql: "DELETE FROM entry WHERE seq = ?", arguments: [row.sequence])
+    }
+
+    private static func index(sequence: Int64, title: String, body: String, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO entry_search (rowid, title, body) VALUES (?, ?, ?)",
+            arguments: [sequence, SearchText.indexed(title), SearchText.indexed(body)])
+    }
+
+    private static func unindex(_ row: EntryRow, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO entry_search (entry_search, rowid, title, body) VALUES ('delete', ?, ?, ?)",
+            arguments: [row.sequence, SearchText.indexed(row.entry.title), SearchText.indexed(row.entry.body)])
+    }
+}

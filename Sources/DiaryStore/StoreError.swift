@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+
+/// Why a diary file cannot be used. Each says what to do; none of them ever overwrites the file.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    case cannotOpen(path: String, reason: String)
+    case notADiary(path: String)
+    case otherProgramsDatabase(path: String)
+    case madeByNewerDiary(path: String)
+    case readOnly(path: String)
+    case busy(path: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            "Cannot open the diary at \(path) (\(reason)): check that its folder exists and that you may write there, or choose another file with --database."
+        case .notADiary(let path):
+            "\(path) is not a diary database (it is damaged or another kind of file); it was left untouched. Choose another file with --database."
+        case .otherProgramsDatabase(let path):
+            "\(path) is another program's SQLite database; it was left untouched. Choose another file with --database."
+        case .madeByNewerDiary(let path):
+            "\(path) was written by a newer version of Diary; update Diary to open it. It was left untouched."
+        case .readOnly(let path):
+            "Cannot write to the diary at \(path): the file or its folder is read-only."
+        case .busy(let path):
+            "The diary at \(path) is busy with another long write; try again in a moment."
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    /// The diary's own words for a database error on `path`; other errors are returned unchanged.
+    static func translating(_ error: any Error, path: String) -> any Error {
+        guard let error = error as? DatabaseError else { return error }
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return StoreError.notADiary(path: path)
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+            return StoreError.cannotOpen(path: path, reason: error.message ?? "unable to open the file")
+        case .SQLITE_READONLY:
+            return StoreError.readOnly(path: path)
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return StoreError.busy(path: path)
+        default:
+            return error
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import DiaryCore
+
+struct EditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change an entry.",
+        discussion: """
+            A title or --body replaces just that. With neither, the whole text is read from standard \
+            input, or edited in $EDITOR starting from the entry as it is; its first line is the title.
+            """)
+
+    @OptionGroup var options: StoreOptions
+
+    @Argument(help: "The entry's id, or a unique prefix of it.")
+    var id: String
+
+    @Argument(help: "A new title.")
+    var title: String?
+
+    @Option(help: "A new body.")
+    var body: String?
+
+    func run() async throws {
+        let store = try options.openStore()
+        let found = try await store.resolve(id)
+        guard let entry = try await store.entry(id: found) else { throw EntryError.notFound(id) }
+        let text: EntryText
+        if title != nil || body != nil {
+            text = try EntryText(title: title ?? entry.title, body: body ?? entry.body)
+        } else {
+            text = try EntryInput.text(title: nil, body: nil, initial: entry.title + "\n\n" + entry.body)
+        }
+        let changed = try await store.update(id: found, to: text, expecting: entry.version)
+        print("Saved \(changed.id.diaryString.prefix(EntryPrinter.shortIDLength)) (version \(changed.version)).")
+    }
+}

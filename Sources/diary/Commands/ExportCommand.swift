@@ -1,0 +1,71 @@
+import ArgumentParser
+import DiaryCore
+import Foundation
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Write every entry (not the trash) to JSON or Markdown, oldest first.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case json, markdown
+    }
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(help: "json (Diary's own format, which import reads back) or markdown.")
+    var format: Format = .json
+
+    @Option(help: "The file to write; standard output when not given.")
+    var output: String?
+
+    func run() async throws {
+        let store = try options.openStore()
+        // Written beside the target and moved into place at the end: a failed export never
+        // leaves half a file where a good one was.
+        let temporary = output.map { $0 + ".partial-\(ProcessInfo.processInfo.processIdentifier)" }
+        let handle: FileHandle
+        if let temporary {
+            guard FileManager.default.createFile(atPath: temporary, contents: nil),
+                  let file = FileHandle(forWritingAtPath: temporary)
+            else { throw FileError.unwritable(output!, "the folder is missing or read-only") }
+            handle = file
+        } else {
+            handle = FileHandle.standardOutput
+        }
+        do {
+            try await write(store: store, to: handle)
+            if let temporary, let output {
+                try handle.close()
+                _ = try? FileManager.default.removeItem(atPath: output)
+                try FileManager.default.moveItem(atPath: temporary, toPath: output)
+            }
+        } catch {
+            if let temporary { try? FileManager.default.removeItem(atPath: temporary) }
+            throw error
+        }
+    }
+
+    private func write(store: some EntryStore, to handle: FileHandle) async throws {
+        var buffer = Data()
+        buffer.append(contentsOf: Array((format == .json ? ExportFile.header : MarkdownExport.header).utf8))
+        var cursor: EntryCursor?
+        var first = true
+        repeat {
+            let batch = try await store.export(after: cursor, limit: 1_000)
+            for entry in batch.entries {
+                switch format {
+                case .json:
+                    if !first { buffer.append(contentsOf: Array(ExportFile.separator.utf8)) }
+                    buffer.append(try ExportFile.line(for: entry))
+                case .markdown:
+                    buffer.append(contentsOf: Array(MarkdownExport.section(for: entry).utf8))
+                }
+                first = false
+            }
+            try handle.write(contentsOf: buffer)
+            buffer.removeAll(keepingCapacity: true)
+            cursor = batch.nextCursor
+        } while cursor != nil
+        if format == .json { try handle.write(contentsOf: Array(ExportFile.footer.utf8)) }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import DiaryCore
+
+struct SearchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Find entries by the words in them, best match first.",
+        discussion: "Words match inside Korean words (\"일기\" finds \"일기를\") and at the start of others (\"seren\" finds \"serenity\").")
+
+    @OptionGroup var options: StoreOptions
+
+    @Argument(help: "The words to find; every one must be in an entry.")
+    var query: [String]
+
+    @Option(name: .short, help: "How many entries to show.")
+    var n: Int = 20
+
+    @Flag(help: "Print JSON for scripts.")
+    var json = false
+
+    func validate() throws {
+        guard !query.joined().isBlank else { throw ValidationError("Give a word to search for.") }
+    }
+
+    func run() async throws {
+        let store = try options.openStore()
+        let hits = try await store.search(query.joined(separator: " "), limit: max(n, 1))
+        if json {
+            print(try EntryPrinter.json(hits.map { SearchResult(entry: $0.entry, snippet: $0.snippet) }))
+        } else if hits.isEmpty {
+            print("No entry has \(query.joined(separator: " ")).")
+        } else {
+            let printer = EntryPrinter()
+            for hit in hits { print(printer.line(hit.entry, detail: hit.snippet)) }
+        }
+    }
+
+    struct SearchResult: Encodable {
+        var entry: EntrySummary
+        var snippet: String
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import DiaryCore
+
+struct TrashCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trash", abstract: "List the trash, most recently deleted first.")
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(name: .short, help: "How many entries to show.")
+    var n: Int = 50
+
+    @Flag(help: "Print JSON for scripts.")
+    var json = false
+
+    func run() async throws {
+        let store = try options.openStore()
+        let page = try await store.trash(after: nil, limit: max(n, 1))
+        if json {
+            print(try EntryPrinter.json(page.entries))
+        } else if page.entries.isEmpty {
+            print("The trash is empty.")
+        } else {
+            let printer = EntryPrinter()
+            for entry in page.entries { print(printer.line(entry)) }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import DiaryCore
+import DiaryStore
+import Foundation
+
+/// How entries look in a terminal, and as JSON for scripts.
+struct EntryPrinter {
+    let dates = LongDate(environment: ProcessInfo.processInfo.environment)
+
+    /// Short ids are unique enough to type, and any unique prefix is accepted.
+    static let shortIDLength = 8
+
+    /// `3f2a9c1e  December 22, 2020  Title — the first line of the body`
+    func line(_ entry: EntrySummary, detail: String? = nil) -> String {
+        let id = String(entry.id.diaryString.prefix(Self.shortIDLength))
+        var text = entry.title.isBlank ? "" : entry.title
+        let more = (detail ?? entry.excerpt).trimmingCharacters(in: .whitespaces)
+        if !more.isEmpty { text += text.isEmpty ? more : " — " + more }
+        return "\(id)  \(dates.string(from: entry.createdAt))  \(String(text.prefix(120)))"
+    }
+
+    /// The whole entry: title, date, id, then the body.
+    func full(_ entry: Entry) -> String {
+        var lines: [String] = []
+        if !entry.title.isBlank { lines.append(entry.title) }
+        var meta = "\(dates.string(from: entry.createdAt)) · \(entry.id.diaryString)"
+        if entry.isInTrash { meta += " · in the trash" }
+        lines.append(meta)
+        if !entry.body.isBlank { lines.append(""); lines.append(entry.body) }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ISODate.string(from: date))
+        }
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,44 @@
+import DiaryCore
+import Foundation
+
+/// Text that is not given as arguments: piped in, or written in the writer's editor.
+enum TextInput {
+    /// Standard input when it is piped; `$VISUAL`/`$EDITOR` (else `vi`) when it is a terminal,
+    /// starting from `initial`. Trailing blank lines are dropped.
+    static func read(initial: String = "") throws -> String {
+        let text = isatty(STDIN_FILENO) == 1 ? try edit(initial) : readStandardInput()
+        return String(text.reversed().drop(while: \.isWhitespace).reversed())
+    }
+
+    static func readStandardInput() -> String {
+        String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    private static func edit(_ initial: String) throws -> String {
+        let environment = ProcessInfo.processInfo.environment
+        let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("diary-\(UUID().diaryString).txt")
+        try initial.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        // Through the shell, so an editor given with arguments ("code --wait") works.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "\(editor) \"$1\"", "sh", file.path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw InputError.editorFailed(editor) }
+        return try String(contentsOf: file, encoding: .utf8)
+    }
+}
+
+enum InputError: Error, CustomStringConvertible {
+    case editorFailed(String)
+    case nothingWritten
+
+    var description: String {
+        switch self {
+        case .editorFailed(let editor): "The editor (\(editor)) did not finish cleanly; nothing was saved."
+        case .nothingWritten: "Nothing was written, so no entry was saved."
+        }
+    }
+}
