@@ -36,7 +36,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Resources/Public")]
+            resources: [
+                .copy("Resources/Public"), .copy("Resources/openapi.yaml"), .copy("Resources/sample.json"),
+            ]
         ),
         // The `diary` command: a journal on the command line, and `diary serve`.
         .executableTarget(

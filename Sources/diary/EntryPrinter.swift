@@ -30,12 +30,6 @@ struct EntryPrinter {
     }
 
     static func json<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(ISODate.string(from: date))
-        }
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try DiaryJSON.encoder(pretty: true).encode(value), as: UTF8.self)
     }
 }

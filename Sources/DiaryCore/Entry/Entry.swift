@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Dates are kept to the millisecond, the precision every store and export shares,
 /// so an entry reads back exactly as it was written.
-public struct Entry: Sendable, Hashable, Codable {
+public struct Entry: Sendable, Hashable {
     public var id: UUID
     public var title: String
     public var body: String

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An entry as a row of a list: its title, dates, and the first line of its body.
-public struct EntrySummary: Sendable, Hashable, Codable {
+public struct EntrySummary: Sendable, Hashable {
     public var id: UUID
     public var title: String
     /// The first line of the body that is not blank, shortened to `Excerpt.maximumLength`.

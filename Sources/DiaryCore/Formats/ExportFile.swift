@@ -18,13 +18,16 @@ public enum ExportFile {
 
     /// One entry as a line of the file.
     public static func line(for entry: Entry) throws -> Data {
-        try encoder.encode(entry)
+        try DiaryJSON.encoder().encode(entry)
     }
+}
 
+/// JSON as every part of Diary writes it: the export, the API, `--json` output.
+public enum DiaryJSON {
     /// Dates as ISO 8601 with milliseconds, in UTC, so files sort and diff well.
-    static var encoder: JSONEncoder {
+    public static func encoder(pretty: Bool = false) -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(ISODate.string(from: date))

@@ -1,0 +1,79 @@
+import DiaryCore
+import DiaryStore
+import Foundation
+import Hummingbird
+
+/// An error as the API answers it: a status and `{error, message}` (plus the current entry on
+/// a conflict). HTTP statuses live here, not in the domain.
+struct APIError: HTTPResponseError {
+    let status: HTTPResponse.Status
+    /// A stable, machine-readable name: `not_found`, `conflict`, `blank_entry`…
+    let code: String
+    /// One sentence a person can act on.
+    let message: String
+    var current: Entry?
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        try JSONResponse.make(Body(error: code, message: message, current: current), status: status)
+    }
+
+    private struct Body: Encodable {
+        var error: String
+        var message: String
+        var current: Entry?
+    }
+
+    static func badRequest(_ message: String) -> APIError { APIError(status: .badRequest, code: "bad_request", message: message) }
+
+    /// The API's answer for any error a handler throws.
+    static func from(_ error: any Error) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as EntryError:
+            return from(error)
+        case let error as HTTPError:
+            return from(error)
+        case let error as StoreError:
+            return APIError(status: .serviceUnavailable, code: "storage_unavailable", message: error.description)
+        default:
+            return APIError(status: .internalServerError, code: "internal_error", message: "Something went wrong on the server; nothing was changed. Try again.")
+        }
+    }
+
+    private static func from(_ error: EntryError) -> APIError {
+        switch error {
+        case .blank:
+            APIError(status: .unprocessableContent, code: "blank_entry", message: error.description)
+        case .titleTooLong, .bodyTooLong:
+            APIError(status: .contentTooLarge, code: "too_large", message: error.description)
+        case .notFound, .ambiguousID:
+            APIError(status: .notFound, code: "not_found", message: "There is no such entry.")
+        case .conflict(_, let current):
+            APIError(status: .conflict, code: "conflict", message: error.description, current: current)
+        }
+    }
+
+    private static func from(_ error: HTTPError) -> APIError {
+        switch error.status {
+        case .contentTooLarge:
+            APIError(status: .contentTooLarge, code: "too_large", message: APILimits.tooLargeMessage)
+        case .notFound:
+            APIError(status: .notFound, code: "not_found", message: "There is nothing at this address.")
+        case .methodNotAllowed:
+            APIError(status: .methodNotAllowed, code: "method_not_allowed", message: "This address does not take that method.")
+        default:
+            APIError(status: error.status, code: error.status.code < 500 ? "bad_request" : "internal_error",
+                     message: error.body ?? error.status.reasonPhrase)
+        }
+    }
+}
+
+/// Sizes the API refuses beyond, before reading further.
+enum APILimits {
+    /// A full title and body with JSON escaping fit well below this.
+    static let maximumRequestBytes = 3 * 1_048_576
+    static let tooLargeMessage = "The request is larger than 3 MiB; an entry may have a title of 1,000 characters and a body of 1 MiB."
+    static let defaultPageSize = 20
+    static let maximumPageSize = 100
+}

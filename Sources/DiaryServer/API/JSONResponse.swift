@@ -1,0 +1,62 @@
+import DiaryCore
+import Foundation
+import Hummingbird
+
+/// JSON in and out, the same way for every route.
+enum JSONResponse {
+    static func make(
+        _ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
+    ) throws -> Response {
+        let data = try DiaryJSON.encoder().encode(value)
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        fields[.cacheControl] = "no-store"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// An entry, with its version as the ETag that an update's If-Match must carry.
+    static func entry(_ entry: Entry, status: HTTPResponse.Status = .ok, location: Bool = false) throws -> Response {
+        var headers: HTTPFields = [.eTag: "\"\(entry.version)\""]
+        if location { headers[.location] = "/api/v1/entries/\(entry.id.diaryString)" }
+        return try make(entry, status: status, headers: headers)
+    }
+}
+
+extension Request {
+    /// The body as `T`, refusing a body that is not JSON (415), too large (413, before reading
+    /// past the limit), malformed or of the wrong shape (400), each with a message that says so.
+    mutating func decodeJSON<T: Decodable>(_ type: T.Type) async throws -> T {
+        let contentType = headers[.contentType]?.lowercased() ?? ""
+        guard contentType.hasPrefix("application/json") else {
+            throw APIError(status: .unsupportedMediaType, code: "unsupported_media_type",
+                           message: "Send the entry as JSON, with Content-Type: application/json.")
+        }
+        if let length = headers[.contentLength].flatMap(Int.init), length > APILimits.maximumRequestBytes {
+            throw APIError(status: .contentTooLarge, code: "too_large", message: APILimits.tooLargeMessage)
+        }
+        let buffer = try await collectBody(upTo: APILimits.maximumRequestBytes)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+        } catch let error as DecodingError {
+            throw APIError.badRequest(Self.describe(error))
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func field(_ path: [any CodingKey]) -> String {
+            path.isEmpty ? "The body" : "\"" + path.map(\.stringValue).joined(separator: ".") + "\""
+        }
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            if context.codingPath.isEmpty { return "The body must be a JSON object such as {\"title\": \"…\", \"body\": \"…\"}." }
+            return "\(field(context.codingPath)) has the wrong type: \(context.debugDescription)"
+        case .keyNotFound(let key, _):
+            return "\"\(key.stringValue)\" is missing."
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "The body is not valid JSON (\(context.debugDescription))." }
+            return "\(field(context.codingPath)) is not valid: \(context.debugDescription)"
+        @unknown default:
+            return "The body is not valid JSON."
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import DiaryCore
+import Foundation
+import Hummingbird
+
+/// `/api/v1/entries`: the diary's entries, one at a time or a page at a time.
+struct EntriesController<Context: RequestContext, Store: EntryStore> {
+    let store: Store
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.get("entries", use: list)
+        group.post("entries", use: create)
+        group.get("entries/:id", use: show)
+        group.put("entries/:id", use: update)
+        group.delete("entries/:id", use: moveToTrash)
+        group.post("entries/:id/restore", use: restore)
+    }
+
+    /// What a client sends to write an entry. `id` is optional: a client that picks it can
+    /// retry a create whose answer it never got, without making a second entry.
+    struct NewEntry: Decodable {
+        var id: UUID?
+        var title: String?
+        var body: String?
+    }
+
+    /// An update replaces both fields, so both must be there: a missing body is a client bug,
+    /// never a reason to erase what was written.
+    struct ChangedEntry: Decodable {
+        var title: String
+        var body: String
+    }
+
+    @Sendable func list(_ request: Request, context: Context) async throws -> Response {
+        let page = try await store.list(after: try request.cursor(), limit: try request.pageSize())
+        return try JSONResponse.make(PageBody(page))
+    }
+
+    @Sendable func create(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let input = try await request.decodeJSON(NewEntry.self)
+        let text = try EntryText(title: input.title ?? "", body: input.body ?? "")
+        if let id = input.id, let existing = try await store.entry(id: id) {
+            return try JSONResponse.entry(existing)
+        }
+        let entry = try await store.create(text, id: input.id ?? UUID())
+        return try JSONResponse.entry(entry, status: .created, location: true)
+    }
+
+    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
+        let id = try context.entryID()
+        guard let entry = try await store.entry(id: id) else { throw EntryError.notFound(id.diaryString) }
+        return try JSONResponse.entry(entry)
+    }
+
+    @Sendable func update(_ request: Request, context: Context) async throws -> Response {
+        let id = try context.entryID()
+        guard let version = request.ifMatchVersion else {
+            throw APIError(status: .preconditionRequired, code: "precondition_required",
+                           message: "Send If-Match with the version the change is based on (the entry's ETag), so no other change is overwritten.")
+        }
+        var request = request
+        let input = try await request.decodeJSON(ChangedEntry.self)
+        let text = try EntryText(title: input.title, body: input.body)
+        let entry = try await store.update(id: id, to: text, expecting: version)
+        return try JSONResponse.entry(entry)
+    }
+
+    @Sendable func moveToTrash(_ request: Request, context: Context) async throws -> Response {
+        try JSONResponse.entry(try await store.moveToTrash(id: try context.entryID()))
+    }
+
+    @Sendable func restore(_ request: Request, context: Context) async throws -> Response {
+        try JSONResponse.entry(try await store.restore(id: try context.entryID()))
+    }
+}
+
+/// A page of a list as JSON.
+struct PageBody: Encodable {
+    var entries: [EntrySummary]
+    var nextCursor: String?
+
+    init(_ page: EntryPage) {
+        entries = page.entries
+        nextCursor = page.nextCursor?.token
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entries, forKey: .entries)
+        try container.encode(nextCursor, forKey: .nextCursor)
+    }
+
+    enum CodingKeys: String, CodingKey { case entries, nextCursor }
+}

@@ -1,0 +1,41 @@
+import DiaryCore
+import Foundation
+import Hummingbird
+
+extension RequestContext {
+    /// The `:id` of the path. An id that is not a UUID names no entry: 404, as for an unknown one.
+    func entryID() throws -> UUID {
+        guard let text = parameters.get("id"), let id = UUID(uuidString: text) else {
+            throw EntryError.notFound(parameters.get("id") ?? "")
+        }
+        return id
+    }
+}
+
+extension Request {
+    /// `limit`, 1 to 100, 20 when absent.
+    func pageSize() throws -> Int {
+        guard let text = uri.queryParameters.get("limit") else { return APILimits.defaultPageSize }
+        guard let limit = Int(text), (1...APILimits.maximumPageSize).contains(limit) else {
+            throw APIError.badRequest("limit must be a whole number from 1 to \(APILimits.maximumPageSize).")
+        }
+        return limit
+    }
+
+    /// `cursor`, as a previous page's `nextCursor` gave it.
+    func cursor() throws -> EntryCursor? {
+        guard let token = uri.queryParameters.get("cursor"), !token.isEmpty else { return nil }
+        guard let cursor = EntryCursor(token: token) else {
+            throw APIError(status: .badRequest, code: "invalid_cursor",
+                           message: "The cursor is not one this server gave; start again from the first page.")
+        }
+        return cursor
+    }
+
+    /// The version in `If-Match`: `"3"`, `W/"3"` or `3`.
+    var ifMatchVersion: Int? {
+        guard var value = headers[.ifMatch]?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if value.hasPrefix("W/") { value.removeFirst(2) }
+        return Int(value.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+    }
+}

@@ -1,0 +1,22 @@
+import DiaryCore
+import Hummingbird
+
+/// `/api/v1/trash`: entries moved out of the diary, until they are restored or deleted for good.
+struct TrashController<Context: RequestContext, Store: EntryStore> {
+    let store: Store
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.get("trash", use: list)
+        group.delete("trash/:id", use: purge)
+    }
+
+    @Sendable func list(_ request: Request, context: Context) async throws -> Response {
+        let page = try await store.trash(after: try request.cursor(), limit: try request.pageSize())
+        return try JSONResponse.make(PageBody(page))
+    }
+
+    @Sendable func purge(_ request: Request, context: Context) async throws -> Response {
+        try await store.purge(id: try context.entryID())
+        return Response(status: .noContent)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+
+/// Serves the web app (HTML, CSS, JavaScript modules, icons) from memory.
+///
+/// The files are a few dozen kilobytes, read once at start from the binary's resource bundle,
+/// so a request never touches the disk and the command works from any directory.
+struct WebAppFiles<Context: RequestContext>: RouterMiddleware {
+    let files: [String: WebFile]
+
+    init(folder: URL) { files = WebFile.all(in: folder) }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method == .get || request.method == .head, let file = files[request.uri.path] else {
+            return try await next(request, context)
+        }
+        // No build step renames files when they change, so browsers revalidate each time:
+        // the ETag makes that a 304 with no body.
+        var headers: HTTPFields = [.contentType: file.contentType, .eTag: file.eTag, .cacheControl: "no-cache"]
+        if request.headers[.ifNoneMatch] == file.eTag {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentLength] = String(file.body.readableBytes)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: request.method == .head ? ByteBuffer() : file.body))
+    }
+}
+
+/// One file of the web app, in memory.
+struct WebFile: Sendable {
+    var contentType: String
+    var body: ByteBuffer
+    var eTag: String
+
+    /// Every file under `folder` by its URL path; `/` serves `index.html`.
+    static func all(in folder: URL) -> [String: WebFile] {
+        var files: [String: WebFile] = [:]
+        let root = folder.standardizedFileURL.path
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let relative = enumerator?.nextObject() as? String {
+            let path = root + "/" + relative
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+                  let data = FileManager.default.contents(atPath: path)
+            else { continue }
+            let type = Self.contentTypes[(relative as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
+            files["/" + relative] = WebFile(contentType: type, body: ByteBuffer(bytes: data), eTag: "\"\(Self.digest(data))\"")
+        }
+        files["/"] = files["/index.html"]
+        return files
+    }
+
+    static let contentTypes = [
+        "html": "text/html; charset=utf-8",
+        "css": "text/css; charset=utf-8",
+        "js": "text/javascript; charset=utf-8",
+        "json": "application/json",
+        "svg": "image/svg+xml",
+        "png": "image/png",
+        "ico": "image/x-icon",
+        "webmanifest": "application/manifest+json",
+        "yaml": "application/yaml",
+        "txt": "text/plain; charset=utf-8",
+    ]
+
+    /// FNV-1a: a cheap, stable fingerprint of the content; not for security.
+    static func digest(_ data: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}
