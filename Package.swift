@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The domain: entries, their rules and formats. Foundation only.
@@ -35,6 +36,7 @@ let package = Package(
                 "DiaryStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             resources: [
                 .copy("Resources/Public"), .copy("Resources/openapi.yaml"), .copy("Resources/sample.json"),

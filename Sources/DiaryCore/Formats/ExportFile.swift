@@ -41,8 +41,15 @@ public enum ISODate {
     private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     private static let withoutFraction = Date.ISO8601FormatStyle()
 
+    /// Built from whole milliseconds: the format style truncates the binary fraction
+    /// (.123 would come out as .122), and a date must read back as it was written.
     public static func string(from date: Date) -> String {
-        date.formatted(withFraction)
+        let milliseconds = date.millisecondsSince1970
+        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let (wholeSeconds, wholeFraction) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
+        let base = Date(timeIntervalSince1970: Double(wholeSeconds)).formatted(withoutFraction)
+        let digits = String(wholeFraction)
+        return base.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 
     /// Reads "2020-12-22T15:35:33.000Z", with or without the fraction.

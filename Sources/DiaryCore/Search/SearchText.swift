@@ -80,6 +80,11 @@ public struct SearchTerm: Sendable, Hashable {
     public var tokens: [String]
     /// Whether the last token may be the start of a longer one.
     public var isPrefix: Bool
+
+    public init(tokens: [String], isPrefix: Bool) {
+        self.tokens = tokens
+        self.isPrefix = isPrefix
+    }
 }
 
 extension Character {

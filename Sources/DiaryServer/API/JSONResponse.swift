@@ -1,6 +1,7 @@
 import DiaryCore
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// JSON in and out, the same way for every route.
 enum JSONResponse {
@@ -34,7 +35,13 @@ extension Request {
         if let length = headers[.contentLength].flatMap(Int.init), length > APILimits.maximumRequestBytes {
             throw APIError(status: .contentTooLarge, code: "too_large", message: APILimits.tooLargeMessage)
         }
-        let buffer = try await collectBody(upTo: APILimits.maximumRequestBytes)
+        let buffer: ByteBuffer
+        do {
+            buffer = try await collectBody(upTo: APILimits.maximumRequestBytes)
+        } catch is NIOTooManyBytesError {
+            // A chunked body has no Content-Length to refuse it by up front.
+            throw APIError(status: .contentTooLarge, code: "too_large", message: APILimits.tooLargeMessage)
+        }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {

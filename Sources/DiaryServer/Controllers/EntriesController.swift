@@ -19,12 +19,12 @@ struct EntriesController<Context: RequestContext, Store: EntryStore> {
     /// retry a create whose answer it never got, without making a second entry.
     struct NewEntry: Decodable {
         var id: UUID?
-        var title: String?
-        var body: String?
+        var title: String
+        var body: String
     }
 
-    /// An update replaces both fields, so both must be there: a missing body is a client bug,
-    /// never a reason to erase what was written.
+    /// An update replaces both fields, so both must be there (as for a new entry): a missing
+    /// body is a client bug, never a reason to erase what was written.
     struct ChangedEntry: Decodable {
         var title: String
         var body: String
@@ -38,7 +38,7 @@ struct EntriesController<Context: RequestContext, Store: EntryStore> {
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let input = try await request.decodeJSON(NewEntry.self)
-        let text = try EntryText(title: input.title ?? "", body: input.body ?? "")
+        let text = try EntryText(title: input.title, body: input.body)
         if let id = input.id, let existing = try await store.entry(id: id) {
             return try JSONResponse.entry(existing)
         }

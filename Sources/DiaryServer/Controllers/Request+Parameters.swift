@@ -13,9 +13,20 @@ extension RequestContext {
 }
 
 extension Request {
+    /// A query value decoded as a browser's form encodes it: "+" is a space.
+    func formValue(_ name: String) -> String? {
+        for pair in (uri.query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts[0] == name else { continue }
+            let raw = parts.count > 1 ? parts[1].replacingOccurrences(of: "+", with: " ") : ""
+            return raw.removingPercentEncoding ?? raw
+        }
+        return nil
+    }
+
     /// `limit`, 1 to 100, 20 when absent.
     func pageSize() throws -> Int {
-        guard let text = uri.queryParameters.get("limit") else { return APILimits.defaultPageSize }
+        guard let text = formValue("limit") else { return APILimits.defaultPageSize }
         guard let limit = Int(text), (1...APILimits.maximumPageSize).contains(limit) else {
             throw APIError.badRequest("limit must be a whole number from 1 to \(APILimits.maximumPageSize).")
         }
@@ -24,7 +35,7 @@ extension Request {
 
     /// `cursor`, as a previous page's `nextCursor` gave it.
     func cursor() throws -> EntryCursor? {
-        guard let token = uri.queryParameters.get("cursor"), !token.isEmpty else { return nil }
+        guard let token = formValue("cursor"), !token.isEmpty else { return nil }
         guard let cursor = EntryCursor(token: token) else {
             throw APIError(status: .badRequest, code: "invalid_cursor",
                            message: "The cursor is not one this server gave; start again from the first page.")

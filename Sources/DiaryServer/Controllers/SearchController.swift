@@ -18,7 +18,7 @@ struct SearchController<Context: RequestContext, Store: EntryStore> {
     }
 
     @Sendable func search(_ request: Request, context: Context) async throws -> Response {
-        guard let query = request.uri.queryParameters.get("q"), !query.isBlank else {
+        guard let query = request.formValue("q"), !query.isBlank else {
             throw APIError.badRequest("Give the words to search for in q, as in /api/v1/search?q=serenity.")
         }
         let hits = try await store.search(query, limit: try request.pageSize())

@@ -1,0 +1,50 @@
+import DiaryCore
+import Testing
+
+@Suite("The rules every entry follows")
+struct EntryTextTests {
+    @Test("A blank title and body is never an entry")
+    func blankIsRefused() {
+        #expect(throws: EntryError.blank) { try EntryText(title: "", body: "") }
+        #expect(throws: EntryError.blank) { try EntryText(title: "  \t", body: "\n \n") }
+    }
+
+    @Test("A title alone, or a body alone, is an entry")
+    func eitherFieldIsEnough() throws {
+        #expect(try EntryText(title: "Rain", body: "").title == "Rain")
+        #expect(try EntryText(title: "", body: "It rained.").body == "It rained.")
+    }
+
+    @Test("A line break typed into the title moves what follows into the body")
+    func titleIsOneLine() throws {
+        let text = try EntryText(title: "Monday\nIt rained all day.", body: "")
+        #expect(text.title == "Monday")
+        #expect(text.body == "It rained all day.")
+    }
+
+    @Test("What a line break moves out of the title goes before the body already there")
+    func movedTextComesFirst() throws {
+        let text = try EntryText(title: "Monday\n\nMorning", body: "Evening")
+        #expect(text.title == "Monday")
+        #expect(text.body == "Morning\nEvening")
+    }
+
+    @Test("A title over 1,000 characters is refused with the limit in the message")
+    func titleLimit() throws {
+        _ = try EntryText(title: String(repeating: "가", count: 1_000), body: "")
+        #expect(throws: EntryError.titleTooLong(limit: 1_000)) {
+            try EntryText(title: String(repeating: "a", count: 1_001), body: "")
+        }
+        #expect(EntryError.titleTooLong(limit: 1_000).description.contains("1,000 characters"))
+    }
+
+    @Test("A body over 1 MiB of UTF-8 is refused with the limit in the message")
+    func bodyLimit() throws {
+        _ = try EntryText(title: "", body: String(repeating: "a", count: 1_048_576))
+        #expect(throws: EntryError.bodyTooLong(limitBytes: 1_048_576)) {
+            // 349,526 Hangul syllables are 1,048,578 bytes of UTF-8: counted in bytes, not characters.
+            try EntryText(title: "", body: String(repeating: "가", count: 349_526))
+        }
+        #expect(EntryError.bodyTooLong(limitBytes: 1_048_576).description.contains("1 MiB"))
+    }
+}

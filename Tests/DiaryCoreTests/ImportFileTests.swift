@@ -1,0 +1,57 @@
+import DiaryCore
+import Foundation
+import Testing
+
+@Suite("Reading files to import")
+struct ImportFileTests {
+    static let sampleURL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/fixtures/seed-sample.json")
+
+    @Test("The original app's sample gives 15 entries, duplicates included, all of 22 December 2020")
+    func seedSample() throws {
+        let entries = try ImportFile.entries(from: try Data(contentsOf: Self.sampleURL))
+        #expect(entries.count == 15)
+        #expect(Set(entries.map(\.id)).count == 15)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        for entry in entries {
+            let day = calendar.dateComponents([.year, .month, .day], from: entry.createdAt)
+            #expect(day == DateComponents(year: 2020, month: 12, day: 22))
+        }
+        #expect(entries[0].title == "똘기떵이호치새초미자축인묘")
+        #expect(entries[0].body.hasPrefix("A wonderful serenity"))
+    }
+
+    @Test("A malformed record names the record and what is wrong with it")
+    func badRecordIsNamed() {
+        let json = #"[{"title": "ok", "body": "", "created_at": 1608651333}, {"title": "x", "created_at": "yesterday"}]"#
+        #expect(throws: ImportError.badRecord(2, "\"created_at\" must be a number of seconds since 1970")) {
+            try ImportFile.entries(from: Data(json.utf8))
+        }
+    }
+
+    @Test("A blank record is refused by number")
+    func blankRecord() {
+        let json = #"[{"title": " ", "body": "", "created_at": 1608651333}]"#
+        #expect(throws: ImportError.self) { try ImportFile.entries(from: Data(json.utf8)) }
+        do {
+            _ = try ImportFile.entries(from: Data(json.utf8))
+        } catch {
+            #expect(error.description.hasPrefix("Record 1 cannot be imported: The entry is blank"))
+        }
+    }
+
+    @Test("A file that is not JSON says so")
+    func notJSON() {
+        #expect(throws: ImportError.self) { try ImportFile.entries(from: Data("title,body\n".utf8)) }
+    }
+
+    @Test("Diary's own export is read back exactly")
+    func ownFormat() throws {
+        let entry = Entry(title: "Rain", body: "All day.", createdAt: Date(millisecondsSince1970: 1_608_651_333_123),
+                          updatedAt: Date(millisecondsSince1970: 1_608_651_999_000), version: 3)
+        let file = Data((ExportFile.header).utf8) + (try ExportFile.line(for: entry)) + Data(ExportFile.footer.utf8)
+        #expect(try ImportFile.entries(from: file) == [entry])
+    }
+}

@@ -1,0 +1,59 @@
+import DiaryCore
+import DiaryStore
+import Foundation
+import GRDB
+import Testing
+
+@Suite("The SQLite file")
+struct SQLiteEntryStoreTests {
+    @Test("A file that is not a database is refused and left untouched")
+    func notADatabase() throws {
+        let path = try TemporaryFolder.make().appendingPathComponent("notes.sqlite").path
+        let text = Data("my shopping list\n".utf8)
+        FileManager.default.createFile(atPath: path, contents: text)
+        #expect(throws: StoreError.notADiary(path: path)) { try SQLiteEntryStore(path: path) }
+        #expect(FileManager.default.contents(atPath: path) == text)
+    }
+
+    @Test("Another program's SQLite database is refused and left untouched")
+    func otherProgramsDatabase() throws {
+        let path = try TemporaryFolder.make().appendingPathComponent("other.sqlite").path
+        let other = try DatabaseQueue(path: path)
+        try other.write { try $0.execute(sql: "CREATE TABLE contacts (name TEXT)") }
+        try other.close()
+        #expect(throws: StoreError.otherProgramsDatabase(path: path)) { try SQLiteEntryStore(path: path) }
+        let tables = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+        #expect(tables == ["contacts"])
+    }
+
+    @Test("A folder that does not exist gives an error that says what to check")
+    func missingFolder() {
+        #expect {
+            try SQLiteEntryStore(path: "/nonexistent-folder/diary.sqlite")
+        } throws: { error in
+            (error as? StoreError)?.description.contains("check that its folder exists") == true
+        }
+    }
+
+    @Test("The diary is in WAL mode, so readers never wait for a writer")
+    func walMode() throws {
+        let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
+        _ = try SQLiteEntryStore(path: path)
+        let mode = try DatabaseQueue(path: path).read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+    }
+
+    @Test("The list walks an index from the cursor on, never scanning skipped rows")
+    func listUsesIndex() throws {
+        let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
+        _ = try SQLiteEntryStore(path: path)
+        let plan = try DatabaseQueue(path: path).read { db in
+            try Row.fetchAll(db, sql: """
+                EXPLAIN QUERY PLAN SELECT seq FROM entry WHERE deleted_at IS NULL AND (created_at, seq) < (?, ?)
+                ORDER BY created_at DESC, seq DESC LIMIT 20
+                """, arguments: [1, 1]).map { $0["detail"] as String }
+        }
+        #expect(plan.contains { $0.contains("entry_diary_order") })
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") })
+    }
+}

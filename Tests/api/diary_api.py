@@ -1,0 +1,79 @@
+"""A small client for /api/v1 whose every response is held to the OpenAPI document."""
+
+from __future__ import annotations
+
+import json as jsonlib
+from typing import Any, Optional
+from urllib.parse import urljoin
+
+import requests
+
+from openapi_check import check
+
+
+class Api:
+    """A client for /api/v1 whose every response is checked against the document."""
+
+    def __init__(self, base_url: str):
+        self.base_url = base_url
+        self.session = requests.Session()
+
+    def url(self, path: str) -> str:
+        return urljoin(self.base_url, path)
+
+    def request(self, method: str, path: str, *, json: Any = None, data: Any = None,
+                headers: Optional[dict] = None, params: Optional[dict] = None,
+                timeout: float = 30) -> requests.Response:
+        headers = dict(headers or {})
+        if json is not None:
+            data = jsonlib.dumps(json, ensure_ascii=False).encode("utf-8")
+            headers.setdefault("Content-Type", "application/json")
+        response = self.session.request(method, self.url(path), data=data, headers=headers,
+                                        params=params, timeout=timeout)
+        sent = response.request
+        body = sent.body.encode("utf-8") if isinstance(sent.body, str) else sent.body
+        check(sent.method, sent.url, sent.headers, body,
+              response.status_code, response.headers, response.content)
+        return response
+
+    def get(self, path, **kw):
+        return self.request("GET", path, **kw)
+
+    def post(self, path, **kw):
+        return self.request("POST", path, **kw)
+
+    def put(self, path, **kw):
+        return self.request("PUT", path, **kw)
+
+    def delete(self, path, **kw):
+        return self.request("DELETE", path, **kw)
+
+    # Helpers for the steps many tests take.
+
+    def create(self, title: str = "A title", body: str = "A body", **fields) -> dict:
+        response = self.post("/api/v1/entries", json={"title": title, "body": body, **fields})
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    def list_all(self, path: str = "/api/v1/entries", limit: int = 100) -> list:
+        rows, cursor = [], None
+        for _ in range(1000):
+            params = {"limit": limit, **({"cursor": cursor} if cursor else {})}
+            response = self.get(path, params=params)
+            assert response.status_code == 200, response.text
+            page = response.json()
+            rows += page["entries"]
+            cursor = page["nextCursor"]
+            if cursor is None:
+                return rows
+        raise AssertionError("paging never ended")
+
+
+def assert_error(response: requests.Response, status: int, code: str) -> dict:
+    """The response is the documented error: this status, this code, a message."""
+    assert response.status_code == status, f"expected {status} {code}, got {response.status_code}: {response.text[:500]}"
+    assert response.headers.get("Content-Type", "").startswith("application/json")
+    payload = response.json()
+    assert payload.get("error") == code, payload
+    assert isinstance(payload.get("message"), str) and payload["message"].strip(), payload
+    return payload

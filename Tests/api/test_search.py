@@ -1,0 +1,106 @@
+"""Finding entries by a word in them, in English and in Korean."""
+
+import pytest
+
+from diary_api import assert_error
+
+
+def search(api, q, **params):
+    response = api.get("/api/v1/search", params={"q": q, **params})
+    assert response.status_code == 200, response.text
+    return response.json()["results"]
+
+
+def test_an_english_word_finds_the_entry_that_holds_it(api):
+    entry = api.create("Spring", "A wonderful serenity has taken possession of my entire soul.")
+    api.create("Other", "Nothing to see here.")
+
+    results = search(api, "serenity")
+
+    assert [r["entry"]["id"] for r in results] == [entry["id"]]
+    assert "serenity" in results[0]["snippet"].lower()
+    row = results[0]["entry"]
+    assert row["title"] == "Spring"
+    assert row["excerpt"] == "A wonderful serenity has taken possession of my entire soul."
+
+
+def test_a_korean_word_finds_the_entry_that_holds_it(api):
+    entry = api.create("오늘", "일기를 썼다")
+    api.create("내일", "산책을 했다")
+
+    results = search(api, "일기")
+
+    assert [r["entry"]["id"] for r in results] == [entry["id"]]
+    assert "일기" in results[0]["snippet"]
+
+
+def test_a_two_syllable_korean_query_finds_a_match_in_the_middle_of_a_word(api):
+    entry = api.create("여행", "대한민국에서 보낸 하루")
+    api.create("기타", "한국어 공부")
+
+    results = search(api, "한민")
+
+    assert [r["entry"]["id"] for r in results] == [entry["id"]]
+    assert "한민" in results[0]["snippet"]
+
+
+def test_a_word_in_the_title_finds_the_entry(api):
+    entry = api.create("Lighthouse keeper", "Body text.")
+
+    results = search(api, "lighthouse")
+
+    assert [r["entry"]["id"] for r in results] == [entry["id"]]
+
+
+def test_a_search_that_matches_nothing_finds_nothing(api):
+    api.create("Spring", "A wonderful serenity")
+
+    assert search(api, "xylophone") == []
+
+
+def test_a_snippet_is_plain_text_around_the_match_marked_where_cut(api):
+    body = "Filler words go on and on. " * 40 + "Then came the serenity of the evening. " + "More filler follows. " * 40
+    api.create("Long", body)
+
+    snippet = search(api, "serenity")[0]["snippet"]
+
+    assert "serenity" in snippet
+    assert snippet.startswith("…") and snippet.endswith("…"), snippet
+    assert len(snippet) <= 240, f"a snippet should be about 160 characters, got {len(snippet)}"
+    assert "<" not in snippet and ">" not in snippet
+    assert snippet.strip("…") in body
+
+
+def test_search_respects_limit(api):
+    for n in range(5):
+        api.create(f"Serenity {n}", "serenity")
+
+    assert len(search(api, "serenity", limit=3)) == 3
+    assert len(search(api, "serenity")) == 5
+
+
+def test_a_search_with_special_characters_is_not_an_error(api):
+    api.create("Quotes", 'She said "hello" (twice) AND left* -- NEAR')
+
+    for q in ['"hello"', "(twice)", "left*", "AND", "--", "NEAR(", "'", "a OR b"]:
+        response = api.get("/api/v1/search", params={"q": q})
+        assert response.status_code == 200, f"{q!r}: {response.text}"
+
+
+@pytest.mark.parametrize("query", ["q=", "q=%20%20%20", "q=%09%0A", "q=%E3%80%80"])
+def test_a_blank_query_is_a_bad_request(api, query):
+    response = api.get(f"/api/v1/search?{query}")
+
+    assert_error(response, 400, "bad_request")
+
+
+def test_a_plus_in_the_query_string_is_a_space(api):
+    # Query strings are form-encoded: HTML forms, URLSearchParams and most HTTP clients
+    # (Python's requests among them) send a space as "+". So "q=+++" is a blank query.
+    response = api.get("/api/v1/search?q=+++")
+
+    assert_error(response, 400, "bad_request")
+
+
+def test_a_missing_query_is_a_bad_request(api):
+    assert_error(api.get("/api/v1/search"), 400, "bad_request")
