@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// The errors a new user meets: each one sentence on standard error, a non-zero status,
+/// no stack trace, and nothing stored changed.
+@Suite("Errors on the command line", .serialized)
+struct ErrorTests {
+    func expectOneSentence(_ result: DiaryProcess.Result, containing words: String) {
+        #expect(result.status != 0)
+        #expect(result.output.isEmpty)
+        let lines = result.error.split(separator: "\n")
+        #expect(lines.count == 1, "expected one line, got: \(result.error)")
+        #expect(result.error.contains(words), "got: \(result.error)")
+        #expect(!result.error.contains("Fatal error") && !result.error.contains("Stack dump"))
+    }
+
+    @Test("An unknown id")
+    func unknownID() throws {
+        let diary = try DiaryProcess()
+        try diary.run(["new", "Only"])
+        expectOneSentence(try diary.run(["show", "0000"]), containing: "There is no entry with the id 0000.")
+        expectOneSentence(try diary.run(["rm", "nothex"]), containing: "There is no entry with the id nothex.")
+        #expect(try diary.entries().count == 1)
+    }
+
+    @Test("A prefix shared by two entries asks for more of the id")
+    func ambiguousPrefix() throws {
+        let diary = try DiaryProcess()
+        // 17 entries: at least two ids share their first hex digit.
+        for number in 0..<17 { try diary.run(["new", "Entry \(number)"]) }
+        let ids = try diary.entries().compactMap { $0["id"] as? String }
+        let shared = try #require(Dictionary(grouping: ids, by: { $0.prefix(1) }).first { $0.value.count > 1 }?.key)
+        expectOneSentence(try diary.run(["show", String(shared)]), containing: "type more of the id")
+    }
+
+    @Test("A database file that is not a diary is refused and never overwritten")
+    func corruptDatabase() throws {
+        let diary = try DiaryProcess()
+        let contents = Data(repeating: 0x42, count: 8_192)
+        FileManager.default.createFile(atPath: diary.database, contents: contents)
+        expectOneSentence(try diary.run(["list"]), containing: "is not a diary database")
+        expectOneSentence(try diary.run(["new", "Lost?"]), containing: "it was left untouched")
+        #expect(FileManager.default.contents(atPath: diary.database) == contents)
+    }
+
+    @Test("A database in a folder that cannot be written")
+    func unwritableLocation() throws {
+        let diary = try DiaryProcess()
+        // A path under a regular file can never be created, even by root.
+        let blocker = diary.folder.appendingPathComponent("plain-file").path
+        FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
+        expectOneSentence(try diary.run(["list", "--database", blocker + "/diary.sqlite"]), containing: "Cannot open the diary at")
+    }
+
+    @Test("A file to import that does not exist, or is not JSON")
+    func badImportFiles() throws {
+        let diary = try DiaryProcess()
+        expectOneSentence(try diary.run(["import", diary.folder.appendingPathComponent("missing.json").path]), containing: "Cannot read")
+        let csv = diary.folder.appendingPathComponent("entries.csv")
+        try Data("title,body\nRain,all day\n".utf8).write(to: csv)
+        expectOneSentence(try diary.run(["import", csv.path]), containing: "is not valid JSON")
+        #expect(try diary.entries().isEmpty)
+    }
+
+    @Test("An export to a folder that does not exist leaves nothing behind")
+    func badExportPath() throws {
+        let diary = try DiaryProcess()
+        try diary.run(["new", "Kept"])
+        expectOneSentence(try diary.run(["export", "--output", "/nonexistent-folder/out.json"]), containing: "nothing was exported")
+    }
+}
