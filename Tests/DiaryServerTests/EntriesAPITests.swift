@@ -1,0 +1,156 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("The entries API")
+struct EntriesAPITests {
+    @Test("A created entry reads back with its version as the ETag")
+    func createAndGet() async throws {
+        try await withDiaryAPI { client in
+            let id = try await client.create(title: "Rain", body: "All day")
+            let (response, entry) = try await client.send(.get, "/api/v1/entries/\(id)")
+            #expect(response.status == .ok)
+            #expect(response.headers[.eTag] == "\"1\"")
+            #expect(entry["title"] as? String == "Rain")
+            #expect(entry["deletedAt"] is NSNull)
+        }
+    }
+
+    @Test("An update with the current version succeeds; a stale one is a 409 carrying the current entry")
+    func optimisticConcurrency() async throws {
+        try await withDiaryAPI { client in
+            let id = try await client.create(title: "Draft")
+            let (first, updated) = try await client.send(.put, "/api/v1/entries/\(id)", json: #"{"title":"Tab one","body":""}"#, headers: [.ifMatch: "\"1\""])
+            #expect(first.status == .ok)
+            #expect(updated["version"] as? Int == 2)
+            let (stale, conflict) = try await client.send(.put, "/api/v1/entries/\(id)", json: #"{"title":"Tab two","body":""}"#, headers: [.ifMatch: "\"1\""])
+            #expect(stale.status == .conflict)
+            #expect(conflict["error"] as? String == "conflict")
+            #expect((conflict["current"] as? [String: Any])?["title"] as? String == "Tab one")
+            let (_, now) = try await client.send(.get, "/api/v1/entries/\(id)")
+            #expect(now["title"] as? String == "Tab one")
+        }
+    }
+
+    @Test("An update without If-Match is refused with 428")
+    func ifMatchRequired() async throws {
+        try await withDiaryAPI { client in
+            let id = try await client.create(title: "Draft")
+            let (response, error) = try await client.send(.put, "/api/v1/entries/\(id)", json: #"{"title":"x","body":""}"#)
+            #expect(response.status == .preconditionRequired)
+            #expect(error["error"] as? String == "precondition_required")
+        }
+    }
+
+    @Test("Bad requests get the right 4xx with {error, message}", arguments: [
+        (#"{"title": "#, HTTPResponse.Status.badRequest, "bad_request"),
+        (#"{"title": 5, "body": ""}"#, .badRequest, "bad_request"),
+        (#"{"title": " ", "body": "\n"}"#, .unprocessableContent, "blank_entry"),
+        ("{\"title\": \"\(String(repeating: "a", count: 1_001))\", \"body\": \"\"}", .contentTooLarge, "too_large"),
+    ])
+    func badRequests(json: String, status: HTTPResponse.Status, code: String) async throws {
+        try await withDiaryAPI { client in
+            let (response, error) = try await client.send(.post, "/api/v1/entries", json: json)
+            #expect(response.status == status)
+            #expect(error["error"] as? String == code)
+            #expect((error["message"] as? String)?.isEmpty == false)
+            let (_, page) = try await client.send(.get, "/api/v1/entries")
+            #expect((page["entries"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test("A body over 1 MiB is refused with 413, and nothing is stored")
+    func oversizedBody() async throws {
+        try await withDiaryAPI { client in
+            let json = "{\"title\": \"\", \"body\": \"\(String(repeating: "a", count: 1_048_577))\"}"
+            let (response, error) = try await client.send(.post, "/api/v1/entries", json: json)
+            #expect(response.status == .contentTooLarge)
+            #expect((error["message"] as? String)?.contains("1 MiB") == true)
+        }
+    }
+
+    @Test("Text that is not JSON is refused with 415")
+    func notJSON() async throws {
+        try await withDiaryAPI { client in
+            let (response, _) = try await client.send(.post, "/api/v1/entries", json: "title=x", headers: [.contentType: "application/x-www-form-urlencoded"])
+            #expect(response.status == .unsupportedMediaType)
+        }
+    }
+
+    @Test("Unknown and malformed ids are 404 with JSON")
+    func unknownIDs() async throws {
+        try await withDiaryAPI { client in
+            for uri in ["/api/v1/entries/\(UUID().uuidString)", "/api/v1/entries/not-an-id", "/api/v1/nothing-here"] {
+                let (response, error) = try await client.send(.get, uri)
+                #expect(response.status == .notFound)
+                #expect(error["error"] as? String == "not_found")
+            }
+        }
+    }
+
+    @Test("Pages follow the cursor, newest first, each entry once")
+    func pages() async throws {
+        try await withDiaryAPI { client in
+            var created: [String] = []
+            for number in 0..<7 { created.append(try await client.create(title: "Entry \(number)")) }
+            var seen: [String] = []
+            var uri = "/api/v1/entries?limit=3"
+            while true {
+                let (_, page) = try await client.send(.get, uri)
+                seen += ((page["entries"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
+                guard let next = page["nextCursor"] as? String else { break }
+                uri = "/api/v1/entries?limit=3&cursor=\(next)"
+            }
+            #expect(seen == created.reversed())
+            let (bad, error) = try await client.send(.get, "/api/v1/entries?cursor=garbage")
+            #expect(bad.status == .badRequest)
+            #expect(error["error"] as? String == "invalid_cursor")
+        }
+    }
+
+    @Test("Trash, list the trash, restore, and purge")
+    func trash() async throws {
+        try await withDiaryAPI { client in
+            let id = try await client.create(title: "Toss", body: "serenity")
+            let (trashed, entry) = try await client.send(.delete, "/api/v1/entries/\(id)")
+            #expect(trashed.status == .ok)
+            #expect(entry["deletedAt"] is String)
+            let (_, trash) = try await client.send(.get, "/api/v1/trash")
+            #expect((trash["entries"] as? [[String: Any]])?.first?["id"] as? String == id)
+            let (_, list) = try await client.send(.get, "/api/v1/entries")
+            #expect((list["entries"] as? [Any])?.isEmpty == true)
+            let (restored, _) = try await client.send(.post, "/api/v1/entries/\(id)/restore")
+            #expect(restored.status == .ok)
+            let (purged, _) = try await client.send(.delete, "/api/v1/trash/\(id)")
+            #expect(purged.status == .noContent)
+            let (gone, _) = try await client.send(.get, "/api/v1/entries/\(id)")
+            #expect(gone.status == .notFound)
+        }
+    }
+
+    @Test("Search returns snippets; Korean is found inside words")
+    func search() async throws {
+        try await withDiaryAPI { client in
+            let id = try await client.create(title: "수요일", body: "오늘 일기를 썼다")
+            let (_, results) = try await client.send(.get, "/api/v1/search?q=%EC%9D%BC%EA%B8%B0")
+            let first = (results["results"] as? [[String: Any]])?.first
+            #expect((first?["entry"] as? [String: Any])?["id"] as? String == id)
+            #expect((first?["snippet"] as? String)?.contains("일기를") == true)
+            let (blank, _) = try await client.send(.get, "/api/v1/search?q=+")
+            #expect(blank.status == .badRequest)
+        }
+    }
+
+    @Test("The sample diary loads into an empty diary only")
+    func sample() async throws {
+        try await withDiaryAPI { client in
+            let (loaded, body) = try await client.send(.post, "/api/v1/sample")
+            #expect(loaded.status == .created)
+            #expect(body["imported"] as? Int == 15)
+            let (again, error) = try await client.send(.post, "/api/v1/sample")
+            #expect(again.status == .conflict)
+            #expect(error["error"] as? String == "not_empty")
+        }
+    }
+}

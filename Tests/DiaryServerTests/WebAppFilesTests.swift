@@ -1,0 +1,30 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("The web app's files")
+struct WebAppFilesTests {
+    @Test("/ serves the app's page, and a repeat visit with its ETag is a 304 with no body")
+    func indexWithETag() async throws {
+        try await withDiaryAPI { client in
+            let first = try await client.execute(uri: "/", method: .get)
+            #expect(first.status == .ok)
+            #expect(first.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(String(buffer: first.body).contains("<html"))
+            let tag = try #require(first.headers[.eTag])
+            let second = try await client.execute(uri: "/", method: .get, headers: [.ifNoneMatch: tag])
+            #expect(second.status == .notModified)
+            #expect(second.body.readableBytes == 0)
+        }
+    }
+
+    @Test("The OpenAPI document is served")
+    func openAPI() async throws {
+        try await withDiaryAPI { client in
+            let response = try await client.execute(uri: "/api/v1/openapi.yaml", method: .get)
+            #expect(response.status == .ok)
+            #expect(String(buffer: response.body).hasPrefix("openapi: 3.1"))
+        }
+    }
+}
