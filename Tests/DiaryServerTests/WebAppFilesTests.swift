@@ -1,3 +1,4 @@
+import CompressNIO
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -16,6 +17,19 @@ struct WebAppFilesTests {
             let second = try await client.execute(uri: "/", method: .get, headers: [.ifNoneMatch: tag])
             #expect(second.status == .notModified)
             #expect(second.body.readableBytes == 0)
+        }
+    }
+
+    @Test("A browser that accepts gzip gets the app's files compressed, and they unpack to the same bytes")
+    func gzip() async throws {
+        try await withDiaryAPI { client in
+            let plain = try await client.execute(uri: "/app.css", method: .get)
+            let packed = try await client.execute(uri: "/app.css", method: .get, headers: [.acceptEncoding: "gzip, deflate, br"])
+            #expect(packed.headers[.contentEncoding] == "gzip")
+            #expect(packed.body.readableBytes < plain.body.readableBytes / 2)
+            var compressed = packed.body
+            let unpacked = try compressed.decompress(with: .gzip)
+            #expect(unpacked == plain.body)
         }
     }
 

@@ -1,3 +1,4 @@
+import CompressNIO
 import Foundation
 import Hummingbird
 
@@ -16,12 +17,17 @@ struct WebAppFiles<Context: RequestContext>: RouterMiddleware {
         }
         // No build step renames files when they change, so browsers revalidate each time:
         // the ETag makes that a 304 with no body.
-        var headers: HTTPFields = [.contentType: file.contentType, .eTag: file.eTag, .cacheControl: "no-cache"]
+        var headers: HTTPFields = [.contentType: file.contentType, .eTag: file.eTag, .cacheControl: "no-cache", .vary: "Accept-Encoding"]
         if request.headers[.ifNoneMatch] == file.eTag {
             return Response(status: .notModified, headers: headers)
         }
-        headers[.contentLength] = String(file.body.readableBytes)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: request.method == .head ? ByteBuffer() : file.body))
+        var body = file.body
+        if let gzipped = file.gzipped, request.headers[.acceptEncoding]?.contains("gzip") == true {
+            body = gzipped
+            headers[.contentEncoding] = "gzip"
+        }
+        headers[.contentLength] = String(body.readableBytes)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: request.method == .head ? ByteBuffer() : body))
     }
 }
 
@@ -29,6 +35,8 @@ struct WebAppFiles<Context: RequestContext>: RouterMiddleware {
 struct WebFile: Sendable {
     var contentType: String
     var body: ByteBuffer
+    /// The body compressed once at start, for clients that accept gzip; `nil` where it would not pay.
+    var gzipped: ByteBuffer?
     var eTag: String
 
     /// Every file under `folder` by its URL path; `/` serves `index.html`.
@@ -43,7 +51,11 @@ struct WebFile: Sendable {
                   let data = FileManager.default.contents(atPath: path)
             else { continue }
             let type = Self.contentTypes[(relative as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
-            files["/" + relative] = WebFile(contentType: type, body: ByteBuffer(bytes: data), eTag: "\"\(Self.digest(data))\"")
+            var body = ByteBuffer(bytes: data)
+            var gzipped = data.count > 512 && !type.hasPrefix("image/png") ? try? body.compress(with: .gzip) : nil
+            if let compressed = gzipped, compressed.readableBytes >= data.count { gzipped = nil }
+            body.moveReaderIndex(to: 0)
+            files["/" + relative] = WebFile(contentType: type, body: body, gzipped: gzipped, eTag: "W/\"\(Self.digest(data))\"")
         }
         files["/"] = files["/index.html"]
         return files
