@@ -32,6 +32,19 @@ enum DiaryMigrations {
                 );
                 """)
         }
+        migrator.registerMigration("v2-weather") { db in
+            // Where (to about 1 km) and in what weather an entry was written. All optional:
+            // entries from before, and ones written without location, have none.
+            try db.execute(sql: """
+                ALTER TABLE entry ADD COLUMN latitude REAL;
+                ALTER TABLE entry ADD COLUMN longitude REAL;
+                ALTER TABLE entry ADD COLUMN weather_provider TEXT;
+                ALTER TABLE entry ADD COLUMN weather_condition TEXT;
+                ALTER TABLE entry ADD COLUMN weather_description TEXT;
+                ALTER TABLE entry ADD COLUMN weather_is_day INTEGER;
+                ALTER TABLE entry ADD COLUMN weather_temperature REAL;
+                """)
+        }
         return migrator
     }
 }

@@ -9,7 +9,9 @@ struct EntryRow {
     var sequence: Int64
     var entry: Entry
 
-    static let columns = "seq, id, title, body, created_at, updated_at, version, deleted_at"
+    static let columns = "seq, id, title, body, created_at, updated_at, version, deleted_at, " + weatherColumns
+    static let weatherColumns =
+        "latitude, longitude, weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature"
 
     init(_ row: Row) {
         sequence = row["seq"]
@@ -20,7 +22,33 @@ struct EntryRow {
             createdAt: Date(millisecondsSince1970: row["created_at"]),
             updatedAt: Date(millisecondsSince1970: row["updated_at"]),
             version: row["version"],
-            deletedAt: (row["deleted_at"] as Int64?).map(Date.init(millisecondsSince1970:)))
+            deletedAt: (row["deleted_at"] as Int64?).map(Date.init(millisecondsSince1970:)),
+            location: Self.location(row),
+            weather: Self.weather(row))
+    }
+
+    static func location(_ row: Row) -> Coordinates? {
+        guard let latitude = row["latitude"] as Double?, let longitude = row["longitude"] as Double? else { return nil }
+        return Coordinates(latitude: latitude, longitude: longitude)
+    }
+
+    /// A stored condition this version does not know (written by a newer one) reads as no weather.
+    static func weather(_ row: Row) -> Weather? {
+        guard let provider = row["weather_provider"] as String?,
+              let condition = (row["weather_condition"] as String?).flatMap(WeatherCondition.init(rawValue:))
+        else { return nil }
+        return Weather(provider: provider, condition: condition, description: row["weather_description"] ?? "",
+                       isDay: row["weather_is_day"] ?? true, temperatureCelsius: row["weather_temperature"])
+    }
+
+    static func setWeather(_ weather: Weather, sequence: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE entry SET weather_provider = ?, weather_condition = ?, weather_description = ?,
+                    weather_is_day = ?, weather_temperature = ? WHERE seq = ?
+                """,
+            arguments: [weather.provider, weather.condition.rawValue, weather.description, weather.isDay,
+                        weather.temperatureCelsius, sequence])
     }
 
     static func fetch(_ db: Database, id: UUID) throws -> EntryRow? {
@@ -31,14 +59,17 @@ struct EntryRow {
     static func insert(_ entry: Entry, _ db: Database) throws {
         try db.execute(
             sql: """
-                INSERT INTO entry (id, title, body, created_at, updated_at, version, deleted_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO entry (id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 entry.id.diaryString, entry.title, entry.body, entry.createdAt.millisecondsSince1970,
                 entry.updatedAt.millisecondsSince1970, entry.version, entry.deletedAt?.millisecondsSince1970,
+                entry.location?.latitude, entry.location?.longitude,
             ])
-        try index(sequence: db.lastInsertedRowID, title: entry.title, body: entry.body, db)
+        let sequence = db.lastInsertedRowID
+        if let weather = entry.weather { try setWeather(weather, sequence: sequence, db) }
+        try index(sequence: sequence, title: entry.title, body: entry.body, db)
     }
 
     static func replaceText(of row: EntryRow, with entry: Entry, _ db: Database) throws {

@@ -5,7 +5,7 @@ import GRDB
 extension SQLiteEntryStore {
     /// A list row needs only the start of the body; long bodies stay on disk.
     private static let summaryColumns =
-        "seq, id, title, substr(body, 1, 1000) AS head, created_at, updated_at, version, deleted_at"
+        "seq, id, title, substr(body, 1, 1000) AS head, created_at, updated_at, version, deleted_at, " + EntryRow.weatherColumns
 
     public func list(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
         // Row-value comparison walks the partial index from the cursor on: no OFFSET scan.
@@ -50,7 +50,8 @@ extension SQLiteEntryStore {
             createdAt: Date(millisecondsSince1970: row["created_at"]),
             updatedAt: Date(millisecondsSince1970: row["updated_at"]),
             version: row["version"],
-            deletedAt: (row["deleted_at"] as Int64?).map(Date.init(millisecondsSince1970:)))
+            deletedAt: (row["deleted_at"] as Int64?).map(Date.init(millisecondsSince1970:)),
+            weather: EntryRow.weather(row))
     }
 }
 

@@ -44,11 +44,11 @@ public final class SQLiteEntryStore: EntryStore {
         do { return try await pool.write(work) } catch { throw StoreError.translating(error, path: path) }
     }
 
-    public func create(_ text: EntryText, id: UUID) async throws -> Entry {
+    public func create(_ text: EntryText, id: UUID, location: Coordinates?) async throws -> Entry {
         let now = Date()
         return try await write { db in
             if let existing = try EntryRow.fetch(db, id: id) { return existing.entry }
-            let entry = Entry(id: id, title: text.title, body: text.body, createdAt: now)
+            let entry = Entry(id: id, title: text.title, body: text.body, createdAt: now, location: location)
             try EntryRow.insert(entry, db)
             return entry
         }
@@ -85,6 +85,13 @@ public final class SQLiteEntryStore: EntryStore {
             changed.version += 1
             try EntryRow.replaceText(of: row, with: changed, db)
             return changed
+        }
+    }
+
+    public func attachWeather(_ weather: Weather, to id: UUID) async throws {
+        try await write { db in
+            guard let row = try EntryRow.fetch(db, id: id) else { throw EntryError.notFound(id.diaryString) }
+            try EntryRow.setWeather(weather, sequence: row.sequence, db)
         }
     }
 

@@ -48,3 +48,21 @@ struct EntryTextTests {
         #expect(EntryError.bodyTooLong(limitBytes: 1_048_576).description.contains("1 MiB"))
     }
 }
+
+@Suite("Coordinates")
+struct CoordinatesTests {
+    @Test("Coordinates are kept to two decimals, about 1 km")
+    func rounded() throws {
+        let place = try #require(Coordinates(latitude: 37.566_535, longitude: -126.977_969))
+        #expect(place.latitude == 37.57)
+        #expect(place.longitude == -126.98)
+        #expect(Coordinates(text: "37.5665, 126.978") == Coordinates(latitude: 37.57, longitude: 126.98))
+    }
+
+    @Test("Places off the Earth are refused")
+    func invalid() {
+        #expect(Coordinates(latitude: 91, longitude: 0) == nil)
+        #expect(Coordinates(latitude: 0, longitude: .nan) == nil)
+        #expect(Coordinates(text: "north") == nil)
+    }
+}

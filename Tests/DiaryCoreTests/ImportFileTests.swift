@@ -50,7 +50,9 @@ struct ImportFileTests {
     @Test("Diary's own export is read back exactly")
     func ownFormat() throws {
         let entry = Entry(title: "Rain", body: "All day.", createdAt: Date(millisecondsSince1970: 1_608_651_333_123),
-                          updatedAt: Date(millisecondsSince1970: 1_608_651_999_000), version: 3)
+                          updatedAt: Date(millisecondsSince1970: 1_608_651_999_000), version: 3,
+                          location: Coordinates(latitude: 51.51, longitude: -0.13),
+                          weather: Weather(provider: "openweather", condition: .drizzle, description: "light drizzle", isDay: true, temperatureCelsius: 11.2))
         let file = Data((ExportFile.header).utf8) + (try ExportFile.line(for: entry)) + Data(ExportFile.footer.utf8)
         #expect(try ImportFile.entries(from: file) == [entry])
     }

@@ -160,6 +160,26 @@ struct EntryStoreConformanceTests {
         #expect(try await store.ids(startingWith: "zz*", limit: 2).isEmpty)
     }
 
+    @Test("Location is kept to two decimals; weather attached later does not change the version", arguments: StoreBackend.allCases)
+    func weatherAndLocation(backend: StoreBackend) async throws {
+        let store = try backend.makeStore()
+        let location = try #require(Coordinates(latitude: 37.566_535, longitude: 126.977_969))
+        let entry = try await store.create(try EntryText(title: "Seoul", body: ""), id: UUID(), location: location)
+        #expect(entry.location?.latitude == 37.57 && entry.location?.longitude == 126.98)
+        #expect(entry.weather == nil)
+
+        let rain = Weather(provider: "open-meteo", condition: .rain, description: "Slight rain", isDay: false, temperatureCelsius: 3.5)
+        try await store.attachWeather(rain, to: entry.id)
+        let found = try await store.entry(id: entry.id)
+        let stored = try #require(found)
+        #expect(stored.weather == rain)
+        #expect(stored.weather?.icon == "rain-night")
+        #expect(stored.version == entry.version)
+        #expect(try await store.list(after: nil, limit: 1).entries.first?.weather == rain)
+        // The writer's next save is still based on the version they have.
+        _ = try await store.update(id: entry.id, to: try EntryText(title: "Seoul", body: "wet"), expecting: entry.version)
+    }
+
     @Test("An export gives every entry in the diary, whole, oldest first", arguments: StoreBackend.allCases)
     func exportBatches(backend: StoreBackend) async throws {
         let store = try backend.makeStore()

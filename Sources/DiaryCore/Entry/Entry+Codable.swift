@@ -5,7 +5,7 @@ import Foundation
 
 extension Entry: Encodable {
     enum CodingKeys: String, CodingKey {
-        case id, title, body, createdAt, updatedAt, version, deletedAt
+        case id, title, body, createdAt, updatedAt, version, deletedAt, location, weather
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -17,12 +17,14 @@ extension Entry: Encodable {
         try container.encode(updatedAt, forKey: .updatedAt)
         try container.encode(version, forKey: .version)
         try container.encode(deletedAt, forKey: .deletedAt)
+        try container.encode(location, forKey: .location)
+        try container.encode(weather.map(WeatherJSON.init), forKey: .weather)
     }
 }
 
 extension EntrySummary: Encodable {
     enum CodingKeys: String, CodingKey {
-        case id, title, excerpt, createdAt, updatedAt, version, deletedAt
+        case id, title, excerpt, createdAt, updatedAt, version, deletedAt, weather
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -34,5 +36,37 @@ extension EntrySummary: Encodable {
         try container.encode(updatedAt, forKey: .updatedAt)
         try container.encode(version, forKey: .version)
         try container.encode(deletedAt, forKey: .deletedAt)
+        try container.encode(weather.map(WeatherJSON.init), forKey: .weather)
     }
+}
+
+/// Weather as JSON: the stored fields and the icon's name, so clients need no rule to find it.
+struct WeatherJSON: Encodable {
+    var provider: String
+    var condition: String
+    var description: String
+    var isDay: Bool
+    var temperature: Double?
+    var icon: String
+
+    init(_ weather: Weather) {
+        provider = weather.provider
+        condition = weather.condition.rawValue
+        description = weather.description
+        isDay = weather.isDay
+        temperature = weather.temperatureCelsius
+        icon = weather.icon
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(provider, forKey: .provider)
+        try container.encode(condition, forKey: .condition)
+        try container.encode(description, forKey: .description)
+        try container.encode(isDay, forKey: .isDay)
+        try container.encode(temperature, forKey: .temperature)
+        try container.encode(icon, forKey: .icon)
+    }
+
+    enum CodingKeys: String, CodingKey { case provider, condition, description, isDay, temperature, icon }
 }

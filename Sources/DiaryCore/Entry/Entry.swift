@@ -14,6 +14,10 @@ public struct Entry: Sendable, Hashable {
     public var version: Int
     /// When the entry was moved to the trash; `nil` while it is in the diary.
     public var deletedAt: Date?
+    /// Where it was written, to about 1 km, when its writer shared that.
+    public var location: Coordinates?
+    /// The weather there and then, once a provider has answered.
+    public var weather: Weather?
 
     public init(
         id: UUID = UUID(),
@@ -22,7 +26,9 @@ public struct Entry: Sendable, Hashable {
         createdAt: Date,
         updatedAt: Date? = nil,
         version: Int = 1,
-        deletedAt: Date? = nil
+        deletedAt: Date? = nil,
+        location: Coordinates? = nil,
+        weather: Weather? = nil
     ) {
         self.id = id
         self.title = title
@@ -31,6 +37,8 @@ public struct Entry: Sendable, Hashable {
         self.updatedAt = (updatedAt ?? createdAt).roundedToMilliseconds
         self.version = version
         self.deletedAt = deletedAt?.roundedToMilliseconds
+        self.location = location
+        self.weather = weather
     }
 
     public var isInTrash: Bool { deletedAt != nil }
@@ -39,7 +47,7 @@ public struct Entry: Sendable, Hashable {
     public var summary: EntrySummary {
         EntrySummary(
             id: id, title: title, excerpt: Excerpt.of(body),
-            createdAt: createdAt, updatedAt: updatedAt, version: version, deletedAt: deletedAt)
+            createdAt: createdAt, updatedAt: updatedAt, version: version, deletedAt: deletedAt, weather: weather)
     }
 }
 

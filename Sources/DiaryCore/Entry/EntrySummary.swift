@@ -10,10 +10,11 @@ public struct EntrySummary: Sendable, Hashable {
     public var updatedAt: Date
     public var version: Int
     public var deletedAt: Date?
+    public var weather: Weather?
 
     public init(
         id: UUID, title: String, excerpt: String, createdAt: Date, updatedAt: Date,
-        version: Int, deletedAt: Date?
+        version: Int, deletedAt: Date?, weather: Weather? = nil
     ) {
         self.id = id
         self.title = title
@@ -22,6 +23,7 @@ public struct EntrySummary: Sendable, Hashable {
         self.updatedAt = updatedAt
         self.version = version
         self.deletedAt = deletedAt
+        self.weather = weather
     }
 }
 

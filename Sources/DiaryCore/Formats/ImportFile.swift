@@ -59,7 +59,7 @@ public enum ImportFile {
             version = number
         }
         return Entry(id: id, title: text.title, body: text.body, createdAt: created, updatedAt: updated,
-                     version: version, deletedAt: deleted)
+                     version: version, deletedAt: deleted, location: try fields.location(), weather: try fields.weather())
     }
 
     private static func reason(of error: Error) -> String {
@@ -97,6 +97,26 @@ private struct Fields {
         } catch {
             throw .badRecord(number, error.description)
         }
+    }
+
+    func location() throws(ImportError) -> Coordinates? {
+        guard let value = values["location"], !(value is NSNull) else { return nil }
+        guard let object = value as? [String: Any], let latitude = object["latitude"] as? Double,
+              let longitude = object["longitude"] as? Double, let location = Coordinates(latitude: latitude, longitude: longitude)
+        else { throw .badRecord(number, "\"location\" must be {\"latitude\": -90…90, \"longitude\": -180…180}") }
+        return location
+    }
+
+    /// Weather as the export writes it. An unknown condition (from a newer Diary) is left out
+    /// rather than refusing the whole file.
+    func weather() throws(ImportError) -> Weather? {
+        guard let value = values["weather"], !(value is NSNull) else { return nil }
+        guard let object = value as? [String: Any], let provider = object["provider"] as? String,
+              let condition = object["condition"] as? String
+        else { throw .badRecord(number, "\"weather\" must be an object with a provider and a condition") }
+        guard let known = WeatherCondition(rawValue: condition) else { return nil }
+        return Weather(provider: provider, condition: known, description: object["description"] as? String ?? "",
+                       isDay: object["isDay"] as? Bool ?? true, temperatureCelsius: object["temperature"] as? Double)
     }
 
     func date(_ key: String, required: Bool) throws(ImportError) -> Date? {

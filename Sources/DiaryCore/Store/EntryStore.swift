@@ -5,9 +5,14 @@ import Foundation
 /// Every backend (SQLite now, PostgreSQL later) passes the same conformance suite.
 /// "Not found" is `nil` on reads and `EntryError.notFound` on writes.
 public protocol EntryStore: Sendable {
-    /// Stores a new entry written now. `id` lets a client that retries a create after a lost
-    /// answer get the entry it already made instead of a second one.
-    func create(_ text: EntryText, id: UUID) async throws -> Entry
+    /// Stores a new entry written now, where its writer was (if they shared it). `id` lets a
+    /// client that retries a create after a lost answer get the entry it already made instead of
+    /// a second one.
+    func create(_ text: EntryText, id: UUID, location: Coordinates?) async throws -> Entry
+
+    /// Records the weather of an entry's moment. It is the server's note, not the writer's
+    /// words, so the version does not change: an editor open on the entry keeps saving.
+    func attachWeather(_ weather: Weather, to id: UUID) async throws
 
     /// The entry with this id, in the diary or in the trash.
     func entry(id: UUID) async throws -> Entry?
@@ -49,6 +54,13 @@ public protocol EntryStore: Sendable {
 
     /// How many entries are in the diary (not counting the trash).
     func count() async throws -> Int
+}
+
+extension EntryStore {
+    /// Stores a new entry with no location.
+    public func create(_ text: EntryText, id: UUID) async throws -> Entry {
+        try await create(text, id: id, location: nil)
+    }
 }
 
 /// What an import did.

@@ -1,0 +1,62 @@
+/// The weather where and when an entry was written, as a provider reported it.
+public struct Weather: Sendable, Hashable, Codable {
+    public var provider: String
+    public var condition: WeatherCondition
+    /// In words, as the provider put it: "light rain", "overcast clouds".
+    public var description: String
+    /// Whether the sun was up: the icon shows a sun or a moon.
+    public var isDay: Bool
+    public var temperatureCelsius: Double?
+
+    public init(provider: String, condition: WeatherCondition, description: String, isDay: Bool, temperatureCelsius: Double?) {
+        self.provider = provider
+        self.condition = condition
+        self.description = description
+        self.isDay = isDay
+        self.temperatureCelsius = temperatureCelsius
+    }
+
+    /// The icon's name, shipped with the web app as `icons/weather/<icon>.svg`.
+    public var icon: String { "\(condition.rawValue)-\(isDay ? "day" : "night")" }
+}
+
+/// The kinds of weather the diary tells apart; each has a day and a night icon.
+public enum WeatherCondition: String, Sendable, Hashable, Codable, CaseIterable {
+    case clear, clouds, rain, drizzle, snow, thunderstorm, mist
+
+    /// For a terminal.
+    public var emoji: String {
+        switch self {
+        case .clear: "☀️"
+        case .clouds: "☁️"
+        case .rain: "🌧️"
+        case .drizzle: "🌦️"
+        case .snow: "❄️"
+        case .thunderstorm: "⛈️"
+        case .mist: "🌫️"
+        }
+    }
+}
+
+/// Where an entry was written, never kept more precisely than about 1 km (two decimals):
+/// enough for the weather, too coarse to find a house.
+public struct Coordinates: Sendable, Hashable, Codable {
+    public let latitude: Double
+    public let longitude: Double
+
+    /// Rounds to two decimals; `nil` when the values are not on Earth.
+    public init?(latitude: Double, longitude: Double) {
+        guard latitude.isFinite, longitude.isFinite, (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+            return nil
+        }
+        self.latitude = (latitude * 100).rounded() / 100
+        self.longitude = (longitude * 100).rounded() / 100
+    }
+
+    /// "37.57,126.98", as `diary new --location` takes it.
+    public init?(text: String) {
+        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]) else { return nil }
+        self.init(latitude: latitude, longitude: longitude)
+    }
+}
