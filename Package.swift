@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The domain: entries, their rules and formats. Foundation only.
@@ -27,6 +28,15 @@ let package = Package(
             dependencies: [
                 "DiaryCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // Weather providers, over real HTTP with timeouts and size limits.
+        .target(
+            name: "DiaryWeather",
+            dependencies: [
+                "DiaryCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // The web app and its JSON API.
@@ -51,6 +61,7 @@ let package = Package(
                 "DiaryCore",
                 "DiaryStore",
                 "DiaryServer",
+                "DiaryWeather",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,6 +80,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "DiaryCLITests", dependencies: ["DiaryCore"]),
+        .testTarget(
+            name: "DiaryWeatherTests",
+            dependencies: [
+                "DiaryCore", "DiaryWeather", "DiaryStore", "DiaryServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,10 +7,13 @@ import Logging
 public struct ServerSettings: Sendable {
     public var host: String
     public var port: Int
+    /// Where new entries' weather comes from; `nil` when weather is off.
+    public var weather: (any WeatherProvider)?
 
-    public init(host: String = "127.0.0.1", port: Int = 8080) {
+    public init(host: String = "127.0.0.1", port: Int = 8080, weather: (any WeatherProvider)? = nil) {
         self.host = host
         self.port = port
+        self.weather = weather
     }
 }
 
@@ -22,12 +25,13 @@ enum BundledFiles {
 }
 
 /// The router: the web app's files, and the JSON API under `/api/v1`.
-public func buildRouter(store: some EntryStore) -> Router<BasicRequestContext> {
+public func buildRouter(store: some EntryStore, weather: (any WeatherProvider)? = nil, logger: Logger = Logger(label: "diary")) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: APIErrorMiddleware())
     router.add(middleware: WebAppFiles(folder: BundledFiles.webApp))
     let api = router.group("api/v1")
-    EntriesController(store: store).addRoutes(to: api)
+    let recorder = weather.map { WeatherRecorder(provider: $0, store: store, logger: logger) }
+    EntriesController(store: store, weather: recorder).addRoutes(to: api)
     TrashController(store: store).addRoutes(to: api)
     SearchController(store: store).addRoutes(to: api)
     SampleController(store: store, sample: BundledFiles.sample).addRoutes(to: api)
@@ -44,7 +48,7 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(store: store),
+        router: buildRouter(store: store, weather: settings.weather, logger: logger),
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Diary"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
         logger: logger)

@@ -15,7 +15,8 @@ struct EntryPrinter {
         var text = entry.title.isBlank ? "" : entry.title
         let more = (detail ?? entry.excerpt).trimmingCharacters(in: .whitespaces)
         if !more.isEmpty { text += text.isEmpty ? more : " — " + more }
-        return "\(id)  \(dates.string(from: entry.createdAt))  \(String(text.prefix(120)))"
+        let weather = entry.weather.map { $0.condition.emoji + " " } ?? ""
+        return "\(id)  \(dates.string(from: entry.createdAt))  \(weather)\(String(text.prefix(120)))"
     }
 
     /// The whole entry: title, date, id, then the body.
@@ -23,6 +24,10 @@ struct EntryPrinter {
         var lines: [String] = []
         if !entry.title.isBlank { lines.append(entry.title) }
         var meta = "\(dates.string(from: entry.createdAt)) · \(entry.id.diaryString)"
+        if let weather = entry.weather {
+            meta += " · \(weather.condition.emoji) \(weather.description)"
+            if let temperature = weather.temperatureCelsius { meta += " \(Int(temperature.rounded()))°C" }
+        }
         if entry.isInTrash { meta += " · in the trash" }
         lines.append(meta)
         if !entry.body.isBlank { lines.append(""); lines.append(entry.body) }

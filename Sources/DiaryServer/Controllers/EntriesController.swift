@@ -5,6 +5,7 @@ import Hummingbird
 /// `/api/v1/entries`: the diary's entries, one at a time or a page at a time.
 struct EntriesController<Context: RequestContext, Store: EntryStore> {
     let store: Store
+    let weather: WeatherRecorder<Store>?
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("entries", use: list)
@@ -21,6 +22,13 @@ struct EntriesController<Context: RequestContext, Store: EntryStore> {
         var id: UUID?
         var title: String
         var body: String
+        /// Where the writer is, if they allow it: for the weather. Kept to two decimals.
+        var location: Location?
+
+        struct Location: Decodable {
+            var latitude: Double
+            var longitude: Double
+        }
     }
 
     /// An update replaces both fields, so both must be there (as for a new entry): a missing
@@ -42,7 +50,15 @@ struct EntriesController<Context: RequestContext, Store: EntryStore> {
         if let id = input.id, let existing = try await store.entry(id: id) {
             return try JSONResponse.entry(existing)
         }
-        let entry = try await store.create(text, id: input.id ?? UUID())
+        var place: Coordinates?
+        if let location = input.location {
+            guard let coordinates = Coordinates(latitude: location.latitude, longitude: location.longitude) else {
+                throw APIError.badRequest("location must have a latitude from -90 to 90 and a longitude from -180 to 180.")
+            }
+            place = coordinates
+        }
+        let entry = try await store.create(text, id: input.id ?? UUID(), location: place)
+        if let place, let weather { weather.record(for: entry, at: place) }
         return try JSONResponse.entry(entry, status: .created, location: true)
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DiaryCore
+import DiaryWeather
 import Foundation
 
 struct NewCommand: AsyncParsableCommand {
@@ -19,11 +20,37 @@ struct NewCommand: AsyncParsableCommand {
     @Option(help: "The entry's body.")
     var body: String?
 
+    @Option(help: ArgumentHelp("Where you are, to record the weather: kept to about 1 km.", valueName: "lat,lon"))
+    var location: String?
+
+    @Option(help: "The weather provider: open-meteo, openweather or off (default: $DIARY_WEATHER, else open-meteo).")
+    var weather: String?
+
+    func validate() throws {
+        if let location, Coordinates(text: location) == nil {
+            throw ValidationError("--location must be a latitude and a longitude, as in --location 37.57,126.98.")
+        }
+    }
+
     func run() async throws {
+        let place = location.flatMap(Coordinates.init(text:))
+        let provider = place == nil ? nil : try WeatherSettings.provider(choice: weather, environment: ProcessInfo.processInfo.environment)
         let text = try EntryInput.text(title: title, body: body, initial: "")
         let store = try options.openStore()
-        let entry = try await store.create(text, id: UUID())
-        print("Saved \(entry.id.diaryString.prefix(EntryPrinter.shortIDLength)).")
+        // Saved first: the weather is a bonus that a slow or failing provider must not cost.
+        let entry = try await store.create(text, id: UUID(), location: place)
+        let shortID = entry.id.diaryString.prefix(EntryPrinter.shortIDLength)
+        guard let place, let provider else {
+            print("Saved \(shortID).")
+            return
+        }
+        do {
+            let weather = try await provider.currentWeather(at: place)
+            try await store.attachWeather(weather, to: entry.id)
+            print("Saved \(shortID) (\(weather.condition.emoji) \(weather.description)).")
+        } catch let error as WeatherError {
+            print("Saved \(shortID), without weather: \(error).")
+        }
     }
 }
 

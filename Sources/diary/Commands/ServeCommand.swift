@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import DiaryServer
+import DiaryWeather
 import Hummingbird
 import Logging
 
@@ -17,12 +18,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 picks a free one).")
     var port = 8080
 
+    @Option(help: "Where new entries' weather comes from: open-meteo (no key needed), openweather (needs DIARY_OPENWEATHER_KEY or DIARY_OPENWEATHER_KEY_FILE), or off. Default: $DIARY_WEATHER, else open-meteo.")
+    var weather: String?
+
     func run() async throws {
+        let provider = try WeatherSettings.provider(choice: weather, environment: ProcessInfo.processInfo.environment)
         let store = try options.openStore()
         var logger = Logger(label: "diary")
         logger.logLevel = .info
         let host = self.host
-        let app = buildApplication(store: store, settings: ServerSettings(host: host, port: port), logger: logger) { port in
+        let app = buildApplication(store: store, settings: ServerSettings(host: host, port: port, weather: provider), logger: logger) { port in
             // Written straight to the file descriptor: a pipe would otherwise hold it in a buffer.
             FileHandle.standardOutput.write(Data("Diary is at http://\(host):\(port)/ (database: \(store.path)). Press Ctrl-C to stop.\n".utf8))
         }

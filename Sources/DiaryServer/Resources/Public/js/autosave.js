@@ -1,0 +1,216 @@
+// Saving without a save button. Every edit goes to localStorage first (see
+// drafts.js), then to the server, debounced. A draft leaves localStorage only
+// when the server has acknowledged exactly that text.
+//
+// Events on `events`: status {state: 'failed'|'too_large'|'saved'},
+// saved {id, entry}, conflict {id, mine, theirs}, replaced {id, entry},
+// trashed {id}.
+
+import * as api from './api.js';
+import * as drafts from './drafts.js';
+
+export const events = new EventTarget();
+const emit = (type, detail) => events.dispatchEvent(new CustomEvent(type, { detail }));
+
+const DEBOUNCE_MS = 500;
+const versions = new Map(); // id -> the latest version the server told us about
+const timers = new Map(); // id -> debounce timer
+const inflight = new Map(); // id -> promise of the request under way
+const again = new Set(); // ids edited while a request was under way
+const conflicted = new Set(); // ids waiting for the writer to choose a version
+const failing = new Set(); // ids whose last attempt failed
+let retryTimer = null;
+let retryDelay = 0;
+
+export const version = (id) => versions.get(id);
+
+export function known(id, version) {
+  if (version > (versions.get(id) ?? 0)) versions.set(id, version);
+}
+
+/** Records an edit and schedules a save. A blank new entry is never kept. */
+export function edit(id, title, body) {
+  const old = drafts.get(id);
+  const base = old ? old.base : versions.get(id) ?? null;
+  // (While its first POST is under way the entry may be made after all; then
+  // the blank draft stays, so that leaving the entry moves it to the trash.)
+  if (base == null && drafts.isBlank(title, body) && !inflight.has(id)) {
+    drafts.remove(id);
+    clearTimeout(timers.get(id));
+    return;
+  }
+  drafts.put({
+    sent: [], created: new Date().toISOString(), ...old,
+    id, title, body, base, left: false,
+  });
+  clearTimeout(timers.get(id));
+  timers.set(id, setTimeout(() => save(id), DEBOUNCE_MS));
+}
+
+/** The writer leaves the entry: an emptied one goes to the trash. */
+export function leave(id, opts = {}) {
+  const draft = drafts.get(id);
+  if (draft && draft.base != null && drafts.isBlank(draft.title, draft.body)) {
+    drafts.patch(id, { left: true });
+  }
+  return save(id, opts);
+}
+
+/** Sends the entry's draft now. With keepalive the request outlives the page. */
+export function save(id, opts = {}) {
+  clearTimeout(timers.get(id));
+  timers.delete(id);
+  if (conflicted.has(id) || !drafts.get(id)) return Promise.resolve();
+  if (inflight.has(id)) {
+    // The page is going away and cannot wait for the request under way.
+    if (opts.keepalive) send(id, opts);
+    else again.add(id);
+    return inflight.get(id);
+  }
+  const run = send(id, opts).finally(() => {
+    inflight.delete(id);
+    if (again.delete(id)) save(id);
+  });
+  inflight.set(id, run);
+  return run;
+}
+
+/** Resolves when no save is under way (the list waits so it shows new text). */
+export async function settled() {
+  for (const id of [...timers.keys()]) save(id);
+  while (inflight.size) await Promise.allSettled([...inflight.values()]);
+}
+
+/** Sends every draft kept in this browser: at start, when back online, on retry. */
+export function saveAll() {
+  clearTimeout(retryTimer);
+  retryTimer = null;
+  for (const id of drafts.ids()) if (!timers.has(id)) save(id);
+}
+
+async function send(id, { keepalive = false } = {}) {
+  const draft = drafts.get(id);
+  if (!draft) return;
+  const { title, body, base } = draft;
+  try {
+    if (drafts.isBlank(title, body)) {
+      if (base == null) drafts.remove(id);
+      else if (draft.left) await trash(id, keepalive);
+      return;
+    }
+    const fp = drafts.fingerprint(title, body);
+    drafts.patch(id, { sent: [...(draft.sent ?? []).slice(-4), fp] });
+    if (base == null) {
+      const entry = await api.createEntry(id, title, body, { keepalive });
+      // 200 for an id that exists: an earlier try of ours got through, maybe
+      // with older text. Then the entry needs a PUT on top of it.
+      if (entry.title === title && entry.body === body) acknowledge(id, entry, title, body);
+      else rebase(id, entry);
+    } else {
+      acknowledge(id, await api.updateEntry(id, base, title, body, { keepalive }), title, body);
+    }
+    succeeded(id);
+  } catch (error) {
+    handleError(id, error);
+  }
+}
+
+async function trash(id, keepalive) {
+  try {
+    await api.trashEntry(id, { keepalive });
+  } catch (error) {
+    if (error.status !== 404) throw error;
+  }
+  const now = drafts.get(id);
+  if (now && drafts.isBlank(now.title, now.body)) drafts.remove(id);
+  succeeded(id);
+  emit('trashed', { id });
+}
+
+function acknowledge(id, entry, title, body) {
+  known(id, entry.version);
+  const draft = drafts.get(id);
+  if (draft && draft.title === title && draft.body === body) drafts.remove(id);
+  else if (draft) drafts.patch(id, { base: entry.version });
+  emit('saved', { id, entry });
+}
+
+// The server holds a version of ours that is not the latest text: build on it.
+function rebase(id, entry) {
+  known(id, entry.version);
+  drafts.patch(id, { base: entry.version });
+  again.add(id);
+}
+
+function handleError(id, error) {
+  const draft = drafts.get(id);
+  if (error.status === 409 && error.current && draft) return conflict(id, draft, error.current);
+  if (error.status === 404 && draft && draft.base != null) {
+    // Deleted for good somewhere else while being written: make it again.
+    drafts.patch(id, { base: null });
+    versions.delete(id);
+    again.add(id);
+    return;
+  }
+  if (error.status === 422) return drafts.remove(id); // blank by the server's rules
+  if (error.status === 413) {
+    failing.add(id);
+    return emit('status', { state: 'too_large' }); // retried after the next edit
+  }
+  failing.add(id);
+  emit('status', { state: 'failed' });
+  retryDelay = Math.min(Math.max(retryDelay * 2, 1000), 10000);
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(saveAll, retryDelay);
+}
+
+function conflict(id, draft, current) {
+  known(id, current.version);
+  const same = current.title === draft.title && current.body === draft.body;
+  if (same) return acknowledge(id, current, draft.title, draft.body);
+  if ((draft.sent ?? []).includes(drafts.fingerprint(current.title, current.body))) {
+    return rebase(id, current); // the server has an earlier save of ours
+  }
+  conflicted.add(id);
+  emit('conflict', { id, mine: draft, theirs: current });
+}
+
+function succeeded(id) {
+  if (!failing.delete(id) || failing.size) return;
+  retryDelay = 0;
+  emit('status', { state: 'saved' });
+}
+
+/** The writer chose their own text over the server's. */
+export function keepMine(id, current) {
+  conflicted.delete(id);
+  known(id, current.version);
+  drafts.patch(id, { base: current.version });
+  return save(id);
+}
+
+/** The writer chose the server's text: it replaces theirs. */
+export function useTheirs(id, current) {
+  conflicted.delete(id);
+  known(id, current.version);
+  drafts.remove(id);
+  emit('replaced', { id, entry: current });
+}
+
+/** The writer put the choice off: the next save asks again. */
+export function postpone(id) {
+  conflicted.delete(id);
+}
+
+/** The entry was deleted on purpose: nothing of it is left to save. */
+export function forget(id) {
+  clearTimeout(timers.get(id));
+  timers.delete(id);
+  drafts.remove(id);
+}
+
+// Back online, or back to the tab: try what failed without waiting for the timer.
+addEventListener('online', saveAll);
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible' && failing.size) saveAll();
+});

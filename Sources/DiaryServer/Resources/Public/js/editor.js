@@ -1,0 +1,187 @@
+// The editor: the same screen writes a new entry and edits an old one.
+// There is no save button; autosave.js keeps every change.
+
+import * as api from './api.js';
+import { deleteEntry } from './actions.js';
+import * as autosave from './autosave.js';
+import { chooseAction, toast } from './dialog.js';
+import { h, iconButton, iconLink } from './dom.js';
+import * as drafts from './drafts.js';
+import { formatDate, t } from './i18n.js';
+import { refresh } from './router.js';
+import { shareEntry } from './share.js';
+import { keepCaretVisible } from './viewport.js';
+
+// crypto.randomUUID needs a secure context; plain http on a home network has none.
+function newId() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export function showEditor(root, existingId) {
+  const id = existingId ?? newId();
+  let createdAt = new Date().toISOString();
+  let gone = false; // deleted on purpose: nothing left to save
+
+  const date = h('time', {});
+  const title = h('textarea', {
+    class: 'title-field', rows: 1, 'aria-label': t.titlePlaceholder,
+    placeholder: t.titlePlaceholder, enterkeyhint: 'next', maxlength: 1000,
+  });
+  const body = h('textarea', { class: 'body-field', 'aria-label': t.bodyPlaceholder, placeholder: t.bodyPlaceholder });
+  const notice = h('div', { class: 'notice', hidden: true });
+  const more = iconButton('more', t.more, { 'aria-haspopup': 'dialog', onclick: () => menu() });
+  const screen = h('div', { class: 'editor-screen' },
+    h('header', { class: 'bar' },
+      h('div', { class: 'bar-inner' },
+        iconLink('back', t.back, '#/'),
+        h('h1', { class: 'entry-date' }, date),
+        more)),
+    h('main', { class: 'editor' }, notice, title, body));
+  root.append(screen);
+
+  function showDate(iso) {
+    createdAt = iso;
+    date.dateTime = iso;
+    date.textContent = formatDate(iso);
+  }
+
+  function fill(text) {
+    title.value = text.title;
+    body.value = text.body;
+    growTitle();
+  }
+
+  // The title grows with its text; CSS caps it near a quarter of the screen,
+  // past which it scrolls.
+  function growTitle() {
+    title.style.height = 'auto';
+    title.style.height = `${title.scrollHeight + title.offsetHeight - title.clientHeight}px`;
+  }
+
+  function onInput() {
+    // A title is one line: what follows a pasted newline belongs to the body.
+    const cut = title.value.indexOf('\n');
+    if (cut >= 0) {
+      body.value = title.value.slice(cut + 1) + (body.value ? `\n${body.value}` : '');
+      title.value = title.value.slice(0, cut);
+    }
+    growTitle();
+    autosave.edit(id, title.value, body.value);
+    // Once there is something to keep, the address names the entry, so a reload finds it.
+    if (!existingId && location.hash !== `#/entry/${id}` && drafts.get(id)) {
+      history.replaceState(null, '', `#/entry/${id}`);
+    }
+  }
+
+  title.addEventListener('input', onInput);
+  body.addEventListener('input', onInput);
+  title.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' || e.isComposing || e.shiftKey) return;
+    e.preventDefault();
+    body.focus();
+    body.setSelectionRange(0, 0);
+  });
+  for (const field of [title, body]) field.addEventListener('blur', () => autosave.save(id));
+  body.addEventListener('focus', () => keepCaretVisible(body));
+
+  const onHidden = () => document.visibilityState === 'hidden' && !gone && autosave.save(id, { keepalive: true });
+  const onPageHide = () => !gone && autosave.leave(id, { keepalive: true });
+  const onReplaced = (e) => e.detail.id === id && fill(e.detail.entry);
+  const onSaved = (e) => e.detail.id === id && showDate(e.detail.entry.createdAt);
+  const onResize = () => growTitle();
+  document.addEventListener('visibilitychange', onHidden);
+  addEventListener('pagehide', onPageHide);
+  addEventListener('resize', onResize);
+  autosave.events.addEventListener('replaced', onReplaced);
+  autosave.events.addEventListener('saved', onSaved);
+
+  async function load() {
+    const draft = drafts.get(id);
+    if (!existingId || draft?.base === null) {
+      // New, or written here but not yet on the server.
+      showDate(draft?.created ?? createdAt);
+      if (draft) fill(draft), autosave.save(id);
+      else title.focus();
+      return;
+    }
+    try {
+      const entry = await api.getEntry(id);
+      autosave.known(id, entry.version);
+      showDate(entry.createdAt);
+      fill(draft ?? entry);
+      if (entry.deletedAt) showTrashed();
+    } catch (error) {
+      if (draft) return showDate(draft.created), fill(draft); // the retry loop is already sending it
+      showProblem(error.status === 404 ? t.notFound : t.loadFailed, error.status !== 404);
+    }
+    if (draft) autosave.save(id);
+  }
+
+  function showProblem(message, retry) {
+    title.hidden = body.hidden = more.hidden = true;
+    date.textContent = t.appName; // the heading is never empty
+    notice.replaceChildren(h('p', {}, message),
+      retry ? h('button', { type: 'button', class: 'button', onclick: refresh }, t.tryAgain) : null);
+    notice.hidden = false;
+  }
+
+  function showTrashed() {
+    title.readOnly = body.readOnly = true;
+    const restore = async () => {
+      try {
+        await api.restoreEntry(id);
+        refresh();
+      } catch {
+        toast(t.loadFailed);
+      }
+    };
+    notice.replaceChildren(h('p', {}, t.inTrash),
+      h('button', { type: 'button', class: 'button', onclick: restore }, t.restore));
+    notice.hidden = false;
+  }
+
+  async function menu() {
+    const choice = await chooseAction(t.more, [
+      { value: 'share', label: t.share },
+      { value: 'delete', label: t.delete, danger: true },
+    ]);
+    if (choice === 'share') shareEntry({ title: title.value, body: body.value, createdAt });
+    if (choice === 'delete') remove();
+  }
+
+  async function remove() {
+    const draft = drafts.get(id);
+    const onServer = draft ? draft.base !== null : Boolean(existingId || autosave.version(id));
+    if (!onServer) {
+      // Never reached the server: there is nothing to move to the trash.
+      gone = true;
+      autosave.forget(id);
+      return void (location.hash = '#/');
+    }
+    await autosave.save(id);
+    await deleteEntry(id, {
+      onDeleted: () => {
+        gone = true;
+        autosave.forget(id);
+        location.hash = '#/';
+      },
+      onRestored: refresh,
+    });
+  }
+
+  load();
+
+  return () => {
+    document.removeEventListener('visibilitychange', onHidden);
+    removeEventListener('pagehide', onPageHide);
+    removeEventListener('resize', onResize);
+    autosave.events.removeEventListener('replaced', onReplaced);
+    autosave.events.removeEventListener('saved', onSaved);
+    if (!gone) autosave.leave(id);
+  };
+}

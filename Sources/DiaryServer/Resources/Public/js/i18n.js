@@ -1,0 +1,116 @@
+// UI strings in Korean and English. The first of the browser's languages
+// that we have strings for wins; English is the fallback.
+
+const strings = {
+  en: {
+    appName: 'Diary',
+    notices: 'Messages',
+    newEntry: 'New entry',
+    back: 'Back to the list',
+    more: 'More',
+    moreFor: (title) => `More for “${title}”`,
+    share: 'Share',
+    delete: 'Delete',
+    cancel: 'Cancel',
+    trash: 'Trash',
+    search: 'Search',
+    searchPlaceholder: 'Search the diary',
+    noResults: 'Nothing found.',
+    untitled: 'Untitled',
+    titlePlaceholder: 'Title',
+    bodyPlaceholder: 'Write here',
+    empty: 'Your diary is empty.',
+    loadSample: 'Load the sample diary',
+    loadMore: 'Load more',
+    loadFailed: 'Could not reach the diary. Check the connection.',
+    tryAgain: 'Try again',
+    confirmDelete: 'Delete this entry?',
+    movedToTrash: 'Moved to the trash.',
+    emptiedToTrash: 'The empty entry was moved to the trash.',
+    undo: 'Undo',
+    copied: 'Copied to the clipboard',
+    shareFailed: 'Could not share or copy this entry.',
+    notFound: 'This entry does not exist.',
+    inTrash: 'This entry is in the trash.',
+    restore: 'Restore',
+    restored: 'Restored.',
+    deleteForGood: 'Delete for good',
+    confirmDeleteForGood: 'Delete this entry for good? This cannot be undone.',
+    deletedForGood: 'Deleted for good.',
+    trashEmpty: 'The trash is empty.',
+    deletedOn: (date) => `Deleted ${date}`,
+    saveFailed: 'Not saved yet. Retrying… Your writing is kept in this browser.',
+    tooLarge: 'This entry is too long to save. Shorten it; your writing is kept in this browser.',
+    saved: 'Saved.',
+    conflictTitle: 'This entry was changed somewhere else',
+    conflictText: 'Which version do you want to keep?',
+    yours: 'Yours',
+    theirs: 'The other version',
+    keepMine: 'Keep mine',
+    useTheirs: 'Use theirs',
+    actionsFor: (title) => `Actions for “${title}”`,
+  },
+  ko: {
+    appName: '일기장',
+    notices: '알림',
+    newEntry: '새 일기',
+    back: '목록으로',
+    more: '더 보기',
+    moreFor: (title) => `“${title}” 더 보기`,
+    share: '공유',
+    delete: '삭제',
+    cancel: '취소',
+    trash: '휴지통',
+    search: '검색',
+    searchPlaceholder: '일기 검색',
+    noResults: '찾은 일기가 없어요.',
+    untitled: '제목 없음',
+    titlePlaceholder: '일기 제목',
+    bodyPlaceholder: '일기 내용',
+    empty: '아직 쓴 일기가 없어요.',
+    loadSample: '샘플 일기 불러오기',
+    loadMore: '더 불러오기',
+    loadFailed: '일기장에 연결하지 못했어요. 연결을 확인해 주세요.',
+    tryAgain: '다시 시도',
+    confirmDelete: '정말로 삭제하시겠어요?',
+    movedToTrash: '휴지통으로 옮겼어요.',
+    emptiedToTrash: '빈 일기를 휴지통으로 옮겼어요.',
+    undo: '실행 취소',
+    copied: '클립보드에 복사했어요',
+    shareFailed: '이 일기를 공유하거나 복사하지 못했어요.',
+    notFound: '없는 일기예요.',
+    inTrash: '휴지통에 있는 일기예요.',
+    restore: '복원',
+    restored: '복원했어요.',
+    deleteForGood: '영구 삭제',
+    confirmDeleteForGood: '이 일기를 영구히 삭제하시겠어요? 되돌릴 수 없어요.',
+    deletedForGood: '영구히 삭제했어요.',
+    trashEmpty: '휴지통이 비어 있어요.',
+    deletedOn: (date) => `${date} 삭제`,
+    saveFailed: '아직 저장하지 못했어요. 다시 시도하는 중이에요. 쓴 글은 이 브라우저에 보관돼 있어요.',
+    tooLarge: '일기가 너무 길어 저장할 수 없어요. 줄여 주세요. 쓴 글은 이 브라우저에 보관돼 있어요.',
+    saved: '저장했어요.',
+    conflictTitle: '다른 곳에서 이 일기를 고쳤어요',
+    conflictText: '어느 쪽을 남길까요?',
+    yours: '내 글',
+    theirs: '다른 곳의 글',
+    keepMine: '내 글 남기기',
+    useTheirs: '다른 곳의 글로 바꾸기',
+    actionsFor: (title) => `“${title}” 작업`,
+  },
+};
+
+const languages = navigator.languages?.length ? navigator.languages : [navigator.language || 'en'];
+
+export const lang =
+  languages.map((l) => l.toLowerCase().split('-')[0]).find((l) => l in strings) ?? 'en';
+
+export const t = strings[lang];
+
+// Dates follow the browser's own language list, as the iOS app's
+// DateFormatter followed the device locale: "2020년 12월 22일", "December 22, 2020".
+const longDate = new Intl.DateTimeFormat(languages, { dateStyle: 'long' });
+
+export function formatDate(iso) {
+  return longDate.format(iso ? new Date(iso) : new Date());
+}

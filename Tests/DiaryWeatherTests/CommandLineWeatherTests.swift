@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+@Suite("Weather on the command line")
+struct CommandLineWeatherTests {
+    static let binary = ProcessInfo.processInfo.environment["DIARY_BIN"]
+        ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/diary").path
+
+    static func diary(_ arguments: [String], environment: [String: String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.environment = environment.merging(["LANG": "en_US.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin"]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test("new --location records the weather, and list shows it as an emoji")
+    func newWithLocation() async throws {
+        try await FakeWeatherServer.withServer { base in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-cli-weather-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let environment = ["DIARY_DATABASE": folder.appendingPathComponent("d.sqlite").path, "DIARY_OPEN_METEO_URL": base + "/ok"]
+            let saved = try Self.diary(["new", "Walk", "--location", "37.5665,126.978"], environment: environment)
+            #expect(saved.contains("Slight rain"))
+            #expect(try Self.diary(["list"], environment: environment).contains("🌧️ Walk"))
+
+            let failing = environment.merging(["DIARY_OPEN_METEO_URL": base + "/error500"]) { $1 }
+            let unlucky = try Self.diary(["new", "Indoors", "--location", "37.5665,126.978"], environment: failing)
+            #expect(unlucky.contains("without weather"))
+            #expect(try Self.diary(["list"], environment: environment).contains("Indoors"))
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import DiaryCore
+import DiaryServer
+import DiaryStore
+import DiaryWeather
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// The server with a weather provider pointed at the fake one: a new entry with a location is
+/// saved at once, and its weather arrives after, or never, without the writer noticing.
+@Suite("Weather on new entries")
+struct EntryWeatherTests {
+    static func withServer(scenario: String, timeout: Duration = .seconds(1), _ test: @escaping @Sendable (any TestClientProtocol, SQLiteEntryStore) async throws -> Void) async throws {
+        try await FakeWeatherServer.withServer { base in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-weather-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let store = try SQLiteEntryStore(path: folder.appendingPathComponent("diary.sqlite").path)
+            let provider = OpenMeteoProvider(baseURL: URL(string: base + "/" + scenario)!, timeout: timeout)
+            let app = buildApplication(store: store, settings: ServerSettings(port: 0, weather: provider), logger: Logger(label: "test"))
+            try await app.test(.router) { client in try await test(client, store) }
+        }
+    }
+
+    static let newEntry = ByteBuffer(string: #"{"title": "Walk", "body": "", "location": {"latitude": 37.56654, "longitude": 126.97797}}"#)
+
+    static func create(_ client: any TestClientProtocol) async throws -> UUID {
+        let response = try await client.execute(uri: "/api/v1/entries", method: .post, headers: [.contentType: "application/json"], body: newEntry)
+        #expect(response.status == .created)
+        let object = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+        #expect(object?["weather"] is NSNull)
+        let id = (object?["id"] as? String).flatMap { UUID(uuidString: $0) }
+        return try #require(id)
+    }
+
+    @Test("The save answers before a slow provider; the weather is attached when it arrives")
+    func slowProviderDoesNotDelaySave() async throws {
+        try await Self.withServer(scenario: "slow", timeout: .seconds(8)) { client, store in
+            let started = ContinuousClock.now
+            let id = try await Self.create(client)
+            #expect(ContinuousClock.now - started < .milliseconds(600))
+            var weather: Weather?
+            for _ in 0..<100 where weather == nil {
+                try await Task.sleep(for: .milliseconds(100))
+                weather = try await store.entry(id: id)?.weather
+            }
+            #expect(weather?.condition == .rain)
+            #expect(weather?.icon == "rain-night")
+            let entry = try await store.entry(id: id)
+            #expect(entry?.location == Coordinates(latitude: 37.57, longitude: 126.98))
+            #expect(entry?.version == 1)
+        }
+    }
+
+    @Test("A provider that errs, refuses, talks nonsense, floods or hangs leaves the entry saved without weather",
+          arguments: ["error500", "unauthorized", "malformed", "huge", "hang"])
+    func failingProvider(scenario: String) async throws {
+        try await Self.withServer(scenario: scenario) { client, store in
+            let id = try await Self.create(client)
+            try await Task.sleep(for: .milliseconds(1_500))
+            let entry = try await store.entry(id: id)
+            #expect(entry?.title == "Walk")
+            #expect(entry?.weather == nil)
+        }
+    }
+
+    @Test("A location off the Earth is a 400 and stores nothing")
+    func badLocation() async throws {
+        try await Self.withServer(scenario: "ok") { client, store in
+            let response = try await client.execute(
+                uri: "/api/v1/entries", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"title": "x", "body": "", "location": {"latitude": 123, "longitude": 0}}"#))
+            #expect(response.status == .badRequest)
+            #expect(try await store.count() == 0)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+"""Saving without a save button: while typing, on hiding and leaving the page,
+never a blank entry, through a server outage, and through a conflict."""
+
+import datetime
+
+from playwright.sync_api import expect
+
+from conftest import wait_for
+
+START = datetime.datetime(2024, 5, 1, 12, 0, tzinfo=datetime.timezone.utc)
+
+
+def frozen_clock(page):
+    """Stops page time, so the debounced save can never fire on its own."""
+    page.clock.install(time=START)
+    return lambda: page.clock.pause_at(START + datetime.timedelta(seconds=1))
+
+
+def entry_with_title(server, title):
+    return next((e for e in server.entries() if e["title"] == title), None)
+
+
+def test_typing_saves_after_a_short_pause(pages, server):
+    page = pages.open("/#/new")
+    page.get_by_role("textbox", name="Title").type("Saved while typing")
+    wait_for(lambda: entry_with_title(server, "Saved while typing"), timeout=5, message="the autosave")
+    assert "#/entry/" in page.url  # a reload now opens this entry
+
+
+def test_hiding_the_page_saves_at_once(pages, server):
+    page = pages.context().new_page()
+    pause = frozen_clock(page)
+    page.goto("/#/new")
+    pause()
+    page.get_by_role("textbox", name="Title").type("Hidden tab")
+    page.wait_for_timeout(700)
+    assert server.entries() == [], "the debounce timer is frozen: nothing is saved yet"
+    page.evaluate("""() => {
+        Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});
+        document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    wait_for(lambda: entry_with_title(server, "Hidden tab"), timeout=5, message="the save on visibilitychange")
+
+
+def test_closing_the_tab_saves_with_keepalive(pages, server):
+    page = pages.context().new_page()
+    pause = frozen_clock(page)
+    page.goto("/#/new")
+    pause()
+    page.get_by_role("textbox", name="Title").type("Closed tab")
+    page.get_by_role("textbox", name="Title").press("Enter")
+    page.keyboard.type("Written just before closing.")
+    page.close()
+    saved = wait_for(lambda: entry_with_title(server, "Closed tab"), timeout=5, message="the save on pagehide")
+    assert saved["excerpt"] == "Written just before closing."
+
+
+def test_a_blank_entry_is_never_created(pages, server):
+    page = pages.open("/")
+    posts = []
+    page.on("request", lambda r: r.method == "POST" and "/api/v1/entries" in r.url and posts.append(r.url))
+    page.get_by_role("link", name="New entry").click()
+    page.get_by_role("link", name="Back to the list").click()
+    expect(page.get_by_text("Your diary is empty.")).to_be_visible()
+
+    page.get_by_role("link", name="New entry").click()
+    page.get_by_role("textbox", name="Title").type("   ")
+    page.keyboard.press("Enter")
+    page.keyboard.type("  \n\n   ")
+    page.wait_for_timeout(1000)
+    page.get_by_role("textbox", name="Title").focus()  # a blur, too
+    page.get_by_role("link", name="Back to the list").click()
+    expect(page.get_by_text("Your diary is empty.")).to_be_visible()
+    page.reload()
+    expect(page.get_by_text("Your diary is empty.")).to_be_visible()
+    assert posts == []
+    assert server.entries() == []
+
+
+def test_an_entry_its_writer_empties_goes_to_the_trash_when_left(pages, server):
+    entry = server.create("Regrets", "Nothing to keep here")
+    page = pages.open(f"/#/entry/{entry['id']}")
+    page.get_by_role("textbox", name="Title").fill("")
+    page.get_by_role("textbox", name="Write here").fill("")
+    page.wait_for_timeout(1000)
+    assert server.entry(entry["id"])["deletedAt"] is None, "not while it is still open"
+    page.get_by_role("link", name="Back to the list").click()
+    expect(page.get_by_text("The empty entry was moved to the trash.")).to_be_visible()
+    expect(page.get_by_text("Your diary is empty.")).to_be_visible()
+    trashed = server.entry(entry["id"])
+    assert trashed["deletedAt"] is not None
+    assert trashed["body"] == "Nothing to keep here"  # the trash keeps the last words written
+    page.get_by_role("link", name="Trash").click()
+    expect(page.locator(".row-excerpt")).to_have_text(["Nothing to keep here"])
+
+
+def test_a_save_while_the_server_is_down_arrives_when_it_is_back(pages, server):
+    pages.allow_errors(r"ERR_CONNECTION_REFUSED|Failed to load resource")
+    page = pages.open("/#/new")
+    page.get_by_role("textbox", name="Title").type("Outage")
+    entry = wait_for(lambda: entry_with_title(server, "Outage"), timeout=5, message="the first save")
+
+    server.stop()
+    body = page.get_by_role("textbox", name="Write here")
+    body.type("Written while the server was away.")
+    expect(page.get_by_role("status").filter(has_text="Not saved yet")).to_be_visible(timeout=5000)
+    expect(body).to_be_editable()  # the message does not block writing
+    body.type(" Still writing.")
+
+    server.start()
+    text = "Written while the server was away. Still writing."
+    wait_for(lambda: server.entry(entry["id"])["body"] == text, timeout=20, message="the retried save")
+    expect(page.get_by_role("status").filter(has_text="Not saved yet")).to_be_hidden()
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('diary.draft.'))") == []
+    page.reload()
+    expect(page.get_by_role("textbox", name="Write here")).to_have_value(text)
+
+
+def test_unsent_text_survives_closing_the_browser_while_the_server_is_down(pages, server):
+    pages.allow_errors(r"ERR_CONNECTION_REFUSED|Failed to load resource")
+    context = pages.context()
+    page = context.new_page()
+    page.goto("/#/new")
+    server.stop()
+    page.get_by_role("textbox", name="Title").type("Kept in the browser")
+    expect(page.get_by_text("Not saved yet")).to_be_visible(timeout=5000)
+    page.close()
+    assert server.process.poll() is not None
+
+    server.start()
+    page = context.new_page()
+    page.goto("/")
+    expect(page.locator(".row-title")).to_have_text(["Kept in the browser"])
+    assert entry_with_title(server, "Kept in the browser")
+
+
+def test_a_conflict_shows_both_versions_and_lets_the_writer_choose(pages, server):
+    pages.allow_errors(r"status of 409")
+    entry = server.create("Shared", "The original text.")
+    phone = pages.open(f"/#/entry/{entry['id']}")
+    laptop = pages.open(f"/#/entry/{entry['id']}")
+    expect(laptop.get_by_role("textbox", name="Write here")).to_have_value("The original text.")
+
+    phone.get_by_role("textbox", name="Write here").fill("The phone's text.")
+    wait_for(lambda: server.entry(entry["id"])["version"] == 2, message="the phone's save")
+
+    laptop.get_by_role("textbox", name="Write here").fill("The laptop's text.")
+    dialog = laptop.get_by_role("dialog", name="This entry was changed somewhere else")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("region", name="Yours")).to_contain_text("The laptop's text.")
+    expect(dialog.get_by_role("region", name="The other version")).to_contain_text("The phone's text.")
+    dialog.get_by_role("button", name="Keep mine").click()
+    wait_for(lambda: server.entry(entry["id"])["body"] == "The laptop's text.", message="the laptop's text")
+    assert server.entry(entry["id"])["version"] == 3
+
+    # Now the phone is behind; its writer takes the other version.
+    phone.get_by_role("textbox", name="Write here").fill("The phone again.")
+    dialog = phone.get_by_role("dialog", name="This entry was changed somewhere else")
+    dialog.get_by_role("button", name="Use theirs").click()
+    expect(phone.get_by_role("textbox", name="Write here")).to_have_value("The laptop's text.")
+    phone.wait_for_timeout(800)
+    assert server.entry(entry["id"])["body"] == "The laptop's text."
+    assert server.entry(entry["id"])["version"] == 3

@@ -1,0 +1,116 @@
+"""Korean and English, accessible names, and an axe-core audit of each screen."""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from conftest import PHONE
+
+
+def test_korean_browsers_get_korean_strings_and_dates(pages, server):
+    server.load_sample()
+    page = pages.open("/", locale="ko-KR")
+    assert page.evaluate("document.documentElement.lang") == "ko"
+    expect(page.get_by_role("heading", level=1)).to_have_text("일기장")
+    expect(page.get_by_role("link", name="새 일기")).to_be_visible()
+    expect(page.locator(".row time").first).to_have_text("2020년 12월 22일")
+
+    first = page.locator(".row-title").first.text_content()
+    page.get_by_role("button", name=f"“{first}” 더 보기").first.click()
+    menu = page.get_by_role("dialog")
+    expect(menu.get_by_role("button")).to_have_text(["공유", "삭제", "취소"])
+    menu.get_by_role("button", name="삭제").click()
+    confirm = page.get_by_role("dialog", name="정말로 삭제하시겠어요?")
+    expect(confirm.get_by_role("button")).to_have_text(["삭제", "취소"])
+    confirm.get_by_role("button", name="취소").click()
+
+    page.get_by_role("link", name="새 일기").click()
+    expect(page.get_by_role("textbox", name="일기 제목")).to_have_attribute("placeholder", "일기 제목")
+    expect(page.get_by_role("textbox", name="일기 내용")).to_have_attribute("placeholder", "일기 내용")
+    page.get_by_role("link", name="목록으로").click()
+    page.locator(".row-link").first.click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("2020년 12월 22일")
+
+
+def test_english_browsers_get_english_placeholders(pages, server):
+    page = pages.open("/#/new")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    expect(page.get_by_role("textbox", name="Title")).to_have_attribute("placeholder", "Title")
+    expect(page.get_by_role("textbox", name="Write here")).to_have_attribute("placeholder", "Write here")
+
+
+def test_every_control_has_a_name_and_a_visible_focus(pages, server):
+    server.load_sample()
+    page = pages.open("/")
+    expect(page.locator(".row")).to_have_count(15)
+    unnamed = page.evaluate("""() => [...document.querySelectorAll('a, button, input, textarea')]
+        .filter(e => !(e.getAttribute('aria-label') || e.textContent.trim()))
+        .map(e => e.outerHTML)""")
+    assert unnamed == []
+    page.keyboard.press("Tab")
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline == "solid"
+
+
+def audit(page):
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_axe_finds_no_violations_in_the_list_editor_and_trash(pages, server, locale, scheme):
+    server.load_sample()
+    page = pages.open("/", locale=locale, color_scheme=scheme)
+    expect(page.locator(".row")).to_have_count(15)
+    audit(page)
+    page.get_by_role("searchbox").fill("serenity")
+    expect(page.locator("mark").first).to_be_visible()
+    audit(page)
+    page.locator(".row-link:visible").first.click()
+    expect(page.locator(".title-field")).not_to_have_value("")
+    audit(page)
+    page.goto("/#/new")
+    expect(page.locator(".title-field")).to_be_focused()
+    audit(page)
+    page.goto("/#/trash")
+    expect(page.locator(".notice")).to_be_visible()
+    audit(page)
+
+
+def test_axe_finds_no_violations_on_a_phone_with_the_menu_open(pages, server):
+    server.load_sample()
+    page = pages.open("/", **PHONE)
+    expect(page.locator(".row")).to_have_count(15)
+    page.locator(".row-more").first.click()
+    expect(page.get_by_role("dialog")).to_be_visible()
+    audit(page)
+
+
+STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+
+def test_the_app_runs_under_a_strict_content_security_policy(pages, server):
+    """No inline script, handler or style attribute: a CSP violation is a console error."""
+    server.load_sample()
+    context = pages.context()
+
+    def with_csp(route):
+        response = route.fetch()
+        route.fulfill(response=response, headers={**response.headers, "content-security-policy": STRICT_CSP})
+
+    context.route(lambda url: "/api/" not in url, with_csp)
+    page = context.new_page()
+    third_party = []
+    page.on("request", lambda r: r.url.startswith(server.url) or third_party.append(r.url))
+    page.goto("/")
+    expect(page.locator(".row")).to_have_count(15)
+    page.locator(".row-more").first.click()
+    page.get_by_role("dialog").get_by_role("button", name="Cancel").click()
+    page.locator(".row-link").first.click()
+    page.get_by_role("textbox", name="Title").press("End")
+    page.keyboard.type(" and more")
+    page.get_by_role("link", name="Back to the list").click()
+    page.get_by_role("link", name="Trash").click()
+    expect(page.get_by_text("The trash is empty.")).to_be_visible()
+    assert third_party == [], "the app asks nothing of anyone but its own server"

@@ -1,0 +1,31 @@
+"""The trash: restore an entry, or delete it for good."""
+
+from playwright.sync_api import expect
+
+
+def test_the_trash_restores_and_deletes_for_good(pages, server):
+    first = server.create("Come back", "I was deleted by mistake.")
+    second = server.create("Gone for good", "Nobody needs this.")
+    server.api("DELETE", f"entries/{first['id']}")
+    server.api("DELETE", f"entries/{second['id']}")
+    page = pages.open("/")
+    expect(page.get_by_text("Your diary is empty.")).to_be_visible()
+    page.get_by_role("link", name="Trash").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Trash")
+    expect(page.locator(".row-title")).to_have_text(["Gone for good", "Come back"])
+
+    page.get_by_role("button", name="Restore: Come back").click()
+    expect(page.locator(".row-title")).to_have_text(["Gone for good"])
+    assert server.entry(first["id"])["deletedAt"] is None
+
+    page.get_by_role("button", name="Delete for good: Gone for good").click()
+    confirm = page.get_by_role("dialog", name="Delete this entry for good? This cannot be undone.")
+    confirm.get_by_role("button", name="Cancel").click()
+    expect(page.locator(".row-title")).to_have_text(["Gone for good"])
+    page.get_by_role("button", name="Delete for good: Gone for good").click()
+    confirm.get_by_role("button", name="Delete for good").click()
+    expect(page.get_by_text("The trash is empty.")).to_be_visible()
+    assert server.api("GET", f"entries/{second['id']}")[0] == 404
+
+    page.get_by_role("link", name="Back to the list").click()
+    expect(page.locator(".row-title")).to_have_text(["Come back"])
