@@ -33,6 +33,18 @@ struct WebAppFilesTests {
         }
     }
 
+    @Test("Weather icons are SVG, kept by browsers for a year; the app's own files are revalidated")
+    func weatherIcons() async throws {
+        try await withDiaryAPI { client in
+            let icon = try await client.execute(uri: "/icons/weather/rain-night.svg", method: .get)
+            #expect(icon.status == .ok)
+            #expect(icon.headers[.contentType] == "image/svg+xml")
+            #expect(icon.headers[.cacheControl]?.contains("max-age=31536000") == true)
+            let script = try await client.execute(uri: "/js/main.js", method: .get)
+            #expect(script.headers[.cacheControl] == "no-cache")
+        }
+    }
+
     @Test("The OpenAPI document is served")
     func openAPI() async throws {
         try await withDiaryAPI { client in

@@ -57,3 +57,29 @@ struct SQLiteEntryStoreTests {
         #expect(!plan.contains { $0.contains("TEMP B-TREE") })
     }
 }
+
+@Suite("Backups")
+struct BackupTests {
+    @Test("A backup taken while entries are being written opens, passes integrity_check, and holds a consistent diary")
+    func backupDuringWrites() async throws {
+        let folder = try TemporaryFolder.make()
+        let store = try SQLiteEntryStore(path: folder.appendingPathComponent("diary.sqlite").path)
+        _ = try await store.importEntries((0..<200).map { Entry(title: "E\($0)", body: String(repeating: "words ", count: 50), createdAt: Date(timeIntervalSince1970: Double($0))) })
+        let writer = Task {
+            for number in 0..<200 { _ = try await store.create(try EntryText(title: "During \(number)", body: "x"), id: UUID()) }
+        }
+        let copyPath = folder.appendingPathComponent("backup.sqlite").path
+        try await store.backup(to: copyPath)
+        try await writer.value
+
+        let copy = try DatabaseQueue(path: copyPath)
+        let check = try await copy.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+        #expect(check == "ok")
+        let copied = try SQLiteEntryStore(path: copyPath)
+        let count = try await copied.count()
+        #expect(count >= 200 && count <= 400)
+        // The copy's search index agrees with its entries.
+        #expect(try await copied.search("words", limit: 500).count == 200)
+        await #expect(throws: BackupError.exists(copyPath)) { try await store.backup(to: copyPath) }
+    }
+}

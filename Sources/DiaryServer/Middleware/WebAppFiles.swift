@@ -15,9 +15,7 @@ struct WebAppFiles<Context: RequestContext>: RouterMiddleware {
         guard request.method == .get || request.method == .head, let file = files[request.uri.path] else {
             return try await next(request, context)
         }
-        // No build step renames files when they change, so browsers revalidate each time:
-        // the ETag makes that a 304 with no body.
-        var headers: HTTPFields = [.contentType: file.contentType, .eTag: file.eTag, .cacheControl: "no-cache", .vary: "Accept-Encoding"]
+        var headers: HTTPFields = [.contentType: file.contentType, .eTag: file.eTag, .cacheControl: file.cacheControl, .vary: "Accept-Encoding"]
         if request.headers[.ifNoneMatch] == file.eTag {
             return Response(status: .notModified, headers: headers)
         }
@@ -38,6 +36,7 @@ struct WebFile: Sendable {
     /// The body compressed once at start, for clients that accept gzip; `nil` where it would not pay.
     var gzipped: ByteBuffer?
     var eTag: String
+    var cacheControl: String
 
     /// Every file under `folder` by its URL path; `/` serves `index.html`.
     static func all(in folder: URL) -> [String: WebFile] {
@@ -55,10 +54,18 @@ struct WebFile: Sendable {
             var gzipped = data.count > 512 && !type.hasPrefix("image/png") ? try? body.compress(with: .gzip) : nil
             if let compressed = gzipped, compressed.readableBytes >= data.count { gzipped = nil }
             body.moveReaderIndex(to: 0)
-            files["/" + relative] = WebFile(contentType: type, body: body, gzipped: gzipped, eTag: "W/\"\(Self.digest(data))\"")
+            files["/" + relative] = WebFile(contentType: type, body: body, gzipped: gzipped, eTag: "W/\"\(Self.digest(data))\"",
+                                            cacheControl: Self.cacheControl(for: relative))
         }
         files["/"] = files["/index.html"]
         return files
+    }
+
+    /// No build step renames the app's files when they change, so browsers revalidate them each
+    /// time (a 304 with no body, thanks to the ETag). Weather icons never change once shipped
+    /// (a new drawing gets a new name), so they are kept for a year.
+    static func cacheControl(for path: String) -> String {
+        path.hasPrefix("icons/weather/") ? "public, max-age=31536000, immutable" : "no-cache"
     }
 
     static let contentTypes = [
