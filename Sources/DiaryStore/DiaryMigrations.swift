@@ -45,6 +45,44 @@ enum DiaryMigrations {
                 ALTER TABLE entry ADD COLUMN weather_temperature REAL;
                 """)
         }
+        migrator.registerMigration("v3-accounts") { db in
+            // Each entry belongs to a user; 0 is the local owner of entries written before any
+            // account existed, adopted by the first account. Lists walk an index per owner.
+            try db.execute(sql: """
+                ALTER TABLE entry ADD COLUMN owner_id INTEGER NOT NULL DEFAULT 0;
+                DROP INDEX entry_diary_order;
+                DROP INDEX entry_trash_order;
+                CREATE INDEX entry_owner_diary_order ON entry (owner_id, created_at DESC, seq DESC) WHERE deleted_at IS NULL;
+                CREATE INDEX entry_owner_trash_order ON entry (owner_id, deleted_at DESC, seq DESC) WHERE deleted_at IS NOT NULL;
+                CREATE TABLE user (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    password_hash TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                -- Only a hash of each session's token is kept: a copy of this file logs no one in.
+                CREATE TABLE session (
+                    token_hash TEXT PRIMARY KEY,
+                    user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    csrf_token TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    last_used_at INTEGER NOT NULL
+                );
+                CREATE INDEX session_by_user ON session (user_id);
+                CREATE TABLE access_token (
+                    id INTEGER PRIMARY KEY,
+                    user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    token_hash TEXT NOT NULL UNIQUE,
+                    created_at INTEGER NOT NULL,
+                    last_used_at INTEGER,
+                    UNIQUE (user_id, name)
+                );
+                -- Failed logins by name and by address, for throttling across server instances.
+                CREATE TABLE login_failure (subject TEXT NOT NULL, at INTEGER NOT NULL);
+                CREATE INDEX login_failure_by_subject ON login_failure (subject, at);
+                """)
+        }
         return migrator
     }
 }

@@ -51,18 +51,25 @@ struct EntryRow {
                         weather.temperatureCelsius, sequence])
     }
 
-    static func fetch(_ db: Database, id: UUID) throws -> EntryRow? {
-        try Row.fetchOne(db, sql: "SELECT \(columns) FROM entry WHERE id = ?", arguments: [id.diaryString])
+    /// The entry with this id in `owner`'s diary; another user's entry is as good as absent.
+    static func fetch(_ db: Database, id: UUID, owner: UserID) throws -> EntryRow? {
+        try Row.fetchOne(db, sql: "SELECT \(columns) FROM entry WHERE id = ? AND owner_id = ?", arguments: [id.diaryString, owner.rawValue])
             .map(EntryRow.init)
     }
 
-    static func insert(_ entry: Entry, _ db: Database) throws {
+    /// Whether any diary has an entry with this id.
+    static func exists(_ db: Database, id: UUID) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM entry WHERE id = ?", arguments: [id.diaryString]) ?? false
+    }
+
+    static func insert(_ entry: Entry, owner: UserID, _ db: Database) throws {
         try db.execute(
             sql: """
-                INSERT INTO entry (id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
+                owner.rawValue,
                 entry.id.diaryString, entry.title, entry.body, entry.createdAt.millisecondsSince1970,
                 entry.updatedAt.millisecondsSince1970, entry.version, entry.deletedAt?.millisecondsSince1970,
                 entry.location?.latitude, entry.location?.longitude,

@@ -4,13 +4,13 @@ import GRDB
 
 extension SQLiteEntryStore {
     public func importEntries(_ entries: [Entry]) async throws -> ImportSummary {
-        try await write { db in
+        try await write { [owner] db in
             var summary = ImportSummary(imported: 0, skipped: 0)
             for entry in entries {
-                if try Bool.fetchOne(db, sql: "SELECT 1 FROM entry WHERE id = ?", arguments: [entry.id.diaryString]) == true {
+                if try EntryRow.exists(db, id: entry.id) {
                     summary.skipped += 1
                 } else {
-                    try EntryRow.insert(entry, db)
+                    try EntryRow.insert(entry, owner: owner, db)
                     summary.imported += 1
                 }
             }

@@ -11,7 +11,7 @@ extension SQLiteEntryStore {
         // Row-value comparison walks the partial index from the cursor on: no OFFSET scan.
         let sql = """
             SELECT \(Self.summaryColumns) FROM entry
-            WHERE deleted_at IS NULL AND (created_at, seq) < (?, ?)
+            WHERE owner_id = ? AND deleted_at IS NULL AND (created_at, seq) < (?, ?)
             ORDER BY created_at DESC, seq DESC LIMIT ?
             """
         return try await page(sql: sql, cursor: cursor, limit: limit, time: \.createdAt)
@@ -20,7 +20,7 @@ extension SQLiteEntryStore {
     public func trash(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
         let sql = """
             SELECT \(Self.summaryColumns) FROM entry
-            WHERE deleted_at IS NOT NULL AND (deleted_at, seq) < (?, ?)
+            WHERE owner_id = ? AND deleted_at IS NOT NULL AND (deleted_at, seq) < (?, ?)
             ORDER BY deleted_at DESC, seq DESC LIMIT ?
             """
         return try await page(sql: sql, cursor: cursor, limit: limit, time: { $0.deletedAt ?? $0.createdAt })
@@ -30,9 +30,9 @@ extension SQLiteEntryStore {
         sql: String, cursor: EntryCursor?, limit: Int, time: @escaping @Sendable (EntrySummary) -> Date
     ) async throws -> EntryPage {
         let start = cursor ?? EntryCursor(time: .max, sequence: .max)
-        return try await read { db in
+        return try await read { [owner] db in
             // One row more than asked tells whether another page follows.
-            let rows = try Row.fetchAll(db, sql: sql, arguments: [start.time, start.sequence, limit + 1])
+            let rows = try Row.fetchAll(db, sql: sql, arguments: [owner.rawValue, start.time, start.sequence, limit + 1])
             let summaries = rows.prefix(limit).map { row in (row["seq"] as Int64, Self.summary(row)) }
             var next: EntryCursor?
             if rows.count > limit, let last = summaries.last {
@@ -58,15 +58,15 @@ extension SQLiteEntryStore {
 extension SQLiteEntryStore {
     public func export(after cursor: EntryCursor?, limit: Int) async throws -> EntryBatch {
         let start = cursor ?? EntryCursor(time: .min, sequence: .min)
-        return try await read { db in
+        return try await read { [owner] db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT \(EntryRow.columns) FROM entry
-                    WHERE deleted_at IS NULL AND (created_at, seq) > (?, ?)
+                    WHERE owner_id = ? AND deleted_at IS NULL AND (created_at, seq) > (?, ?)
                     ORDER BY created_at, seq LIMIT ?
                     """,
-                arguments: [start.time, start.sequence, limit + 1])
+                arguments: [owner.rawValue, start.time, start.sequence, limit + 1])
             let batch = rows.prefix(limit).map(EntryRow.init)
             var next: EntryCursor?
             if rows.count > limit, let last = batch.last {

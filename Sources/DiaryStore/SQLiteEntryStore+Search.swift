@@ -5,7 +5,7 @@ import GRDB
 extension SQLiteEntryStore {
     public func search(_ query: String, limit: Int) async throws -> [SearchHit] {
         guard let match = Self.matchExpression(for: query) else { return [] }
-        return try await read { db in
+        return try await read { [owner] db in
             // First the best `limit` rows by rank, touching no body; then only their text.
             // A title match counts more than a body match.
             let sequences = try Int64.fetchAll(
@@ -15,10 +15,10 @@ extension SQLiteEntryStore {
                         SELECT rowid, bm25(entry_search, 4.0, 1.0) AS score
                         FROM entry_search WHERE entry_search MATCH ?
                     ) AS m JOIN entry AS e ON e.seq = m.rowid
-                    WHERE e.deleted_at IS NULL
+                    WHERE e.owner_id = ? AND e.deleted_at IS NULL
                     ORDER BY m.score, e.created_at DESC LIMIT ?
                     """,
-                arguments: [match, limit])
+                arguments: [match, owner.rawValue, limit])
             guard !sequences.isEmpty else { return [] }
             let rows = try Row.fetchAll(
                 db,

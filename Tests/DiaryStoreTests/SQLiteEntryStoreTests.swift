@@ -49,11 +49,11 @@ struct SQLiteEntryStoreTests {
         _ = try SQLiteEntryStore(path: path)
         let plan = try DatabaseQueue(path: path).read { db in
             try Row.fetchAll(db, sql: """
-                EXPLAIN QUERY PLAN SELECT seq FROM entry WHERE deleted_at IS NULL AND (created_at, seq) < (?, ?)
+                EXPLAIN QUERY PLAN SELECT seq FROM entry WHERE owner_id = ? AND deleted_at IS NULL AND (created_at, seq) < (?, ?)
                 ORDER BY created_at DESC, seq DESC LIMIT 20
-                """, arguments: [1, 1]).map { $0["detail"] as String }
+                """, arguments: [1, 1, 1]).map { $0["detail"] as String }
         }
-        #expect(plan.contains { $0.contains("entry_diary_order") })
+        #expect(plan.contains { $0.contains("entry_owner_diary_order") })
         #expect(!plan.contains { $0.contains("TEMP B-TREE") })
     }
 }
@@ -81,5 +81,33 @@ struct BackupTests {
         // The copy's search index agrees with its entries.
         #expect(try await copied.search("words", limit: 500).count == 200)
         await #expect(throws: BackupError.exists(copyPath)) { try await store.backup(to: copyPath) }
+    }
+}
+
+@Suite("Each diary is its owner's alone")
+struct OwnerIsolationTests {
+    @Test("Another owner's entries are never read, listed, found, changed, trashed or purged")
+    func isolation() async throws {
+        let database = try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
+        let alice = database.entries(of: UserID(rawValue: 1))
+        let bob = database.entries(of: UserID(rawValue: 2))
+        let secret = try await alice.create(try EntryText(title: "Alice's secret", body: "serenity 일기"), id: UUID())
+
+        #expect(try await bob.entry(id: secret.id) == nil)
+        #expect(try await bob.list(after: nil, limit: 10).entries.isEmpty)
+        #expect(try await bob.search("serenity", limit: 10).isEmpty)
+        #expect(try await bob.search("일기", limit: 10).isEmpty)
+        #expect(try await bob.ids(startingWith: String(secret.id.diaryString.prefix(4)), limit: 2).isEmpty)
+        #expect(try await bob.count() == 0)
+        await #expect(throws: EntryError.notFound(secret.id.diaryString)) {
+            try await bob.update(id: secret.id, to: try EntryText(title: "Bob was here", body: ""), expecting: nil)
+        }
+        await #expect(throws: EntryError.notFound(secret.id.diaryString)) { try await bob.moveToTrash(id: secret.id) }
+        await #expect(throws: EntryError.notFound(secret.id.diaryString)) { try await bob.purge(id: secret.id) }
+        // Bob cannot take over the id either.
+        await #expect(throws: EntryError.idInUse) { try await bob.create(try EntryText(title: "mine", body: ""), id: secret.id) }
+
+        #expect(try await alice.entry(id: secret.id) == secret)
+        #expect(try await alice.search("serenity", limit: 10).count == 1)
     }
 }

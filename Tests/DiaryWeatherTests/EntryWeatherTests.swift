@@ -39,9 +39,10 @@ struct EntryWeatherTests {
         try await Self.withServer(scenario: "slow", timeout: .seconds(8)) { client, store in
             let started = ContinuousClock.now
             let id = try await Self.create(client)
-            #expect(ContinuousClock.now - started < .milliseconds(600))
+            // The provider takes 3 s: a save that waited for it would take longer.
+            #expect(ContinuousClock.now - started < .milliseconds(2_500))
             var weather: Weather?
-            for _ in 0..<100 where weather == nil {
+            for _ in 0..<150 where weather == nil {
                 try await Task.sleep(for: .milliseconds(100))
                 weather = try await store.entry(id: id)?.weather
             }

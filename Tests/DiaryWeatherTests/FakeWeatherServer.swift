@@ -34,10 +34,10 @@ enum FakeWeatherServer {
         case "malformed": return json(#"{"current": {"weather_code": "#)
         case "huge": return json("{\"padding\": \"" + String(repeating: "x", count: 5_000_000) + "\"}")
         case "hang":
-            try await Task.sleep(for: .seconds(4))
+            try await Task.sleep(for: .seconds(5))
             return json("{}")
         case "slow":
-            try await Task.sleep(for: .milliseconds(700))
+            try await Task.sleep(for: .seconds(3))
             return json(String(decoding: good, as: UTF8.self))
         default: return json("{}", status: .notFound)
         }

@@ -10,6 +10,8 @@ public enum EntryError: Error, Equatable, Sendable {
     case notFound(String)
     /// More than one entry starts with this id prefix.
     case ambiguousID(String)
+    /// A new entry's id is already used in another diary.
+    case idInUse
     /// The change was based on `expected`, but the entry has moved on to `current`.
     case conflict(expected: Int, current: Entry)
 }
@@ -27,6 +29,8 @@ extension EntryError: CustomStringConvertible, LocalizedError {
             "There is no entry with the id \(id)."
         case .ambiguousID(let prefix):
             "More than one entry has an id starting with \(prefix): type more of the id."
+        case .idInUse:
+            "That id is already taken: let the server choose one, or pick another random UUID."
         case .conflict(let expected, let current):
             "The entry was changed elsewhere: you edited version \(expected), and it is now at version \(current.version)."
         }

@@ -1,0 +1,53 @@
+import DiaryCore
+import Foundation
+import GRDB
+
+/// One diary file: SQLite in WAL mode (readers never wait for the writer), one pool of
+/// connections, the schema brought up to date when it opens. Every user's entries, accounts
+/// and sessions live here.
+public final class DiaryDatabase: Sendable {
+    let pool: DatabasePool
+    /// The file's path, for error messages.
+    public let path: String
+
+    /// Opens the diary at `path`, creating it when there is none. A file that is not a diary is
+    /// refused, never overwritten.
+    public init(path: String) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try pool.read { db in try Self.checkIsDiary(db, path: path) }
+            try DiaryMigrations.migrator.migrate(pool)
+        } catch {
+            throw StoreError.translating(error, path: path)
+        }
+    }
+
+    /// Refuses another program's database, and one written by a newer Diary.
+    private static func checkIsDiary(_ db: Database, path: String) throws {
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        if !tables.isEmpty && !tables.contains("grdb_migrations") {
+            throw StoreError.otherProgramsDatabase(path: path)
+        }
+        if try DiaryMigrations.migrator.hasBeenSuperseded(db) {
+            throw StoreError.madeByNewerDiary(path: path)
+        }
+    }
+
+    /// The diary of one user.
+    public func entries(of owner: UserID) -> SQLiteEntryStore {
+        SQLiteEntryStore(database: self, owner: owner)
+    }
+
+    /// Runs a read, in the diary's own words when it fails.
+    func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await pool.read(work) } catch { throw StoreError.translating(error, path: path) }
+    }
+
+    /// Runs a write transaction, in the diary's own words when it fails.
+    func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await pool.write(work) } catch { throw StoreError.translating(error, path: path) }
+    }
+}
