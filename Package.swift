@@ -18,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The domain: entries, their rules and formats. Foundation only.
@@ -28,6 +31,8 @@ let package = Package(
             dependencies: [
                 "DiaryCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Weather providers, over real HTTP with timeouts and size limits.
@@ -49,6 +54,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [
                 .copy("Resources/Public"), .copy("Resources/openapi.yaml"), .copy("Resources/sample.json"),

@@ -1,4 +1,5 @@
 import DiaryCore
+import DiaryStore
 import Foundation
 import Hummingbird
 import Logging
@@ -9,11 +10,18 @@ public struct ServerSettings: Sendable {
     public var port: Int
     /// Where new entries' weather comes from; `nil` when weather is off.
     public var weather: (any WeatherProvider)?
+    /// Believe `X-Forwarded-Proto`/`-Host`/`-For`: only when a TLS proxy in front sets them.
+    public var trustProxy: Bool
+    /// bcrypt's work factor for new passwords.
+    public var bcryptCost: UInt8
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, weather: (any WeatherProvider)? = nil) {
+    public init(host: String = "127.0.0.1", port: Int = 8080, weather: (any WeatherProvider)? = nil,
+                trustProxy: Bool = false, bcryptCost: UInt8 = 12) {
         self.host = host
         self.port = port
         self.weather = weather
+        self.trustProxy = trustProxy
+        self.bcryptCost = bcryptCost
     }
 }
 
@@ -24,31 +32,40 @@ enum BundledFiles {
     static var sample: Data { (try? Data(contentsOf: Bundle.module.url(forResource: "sample", withExtension: "json")!)) ?? Data() }
 }
 
-/// The router: the web app's files, and the JSON API under `/api/v1`.
-public func buildRouter(store: some EntryStore, weather: (any WeatherProvider)? = nil, logger: Logger = Logger(label: "diary")) -> Router<BasicRequestContext> {
-    let router = Router(context: BasicRequestContext.self)
+/// The router: the web app's files, and the JSON API under `/api/v1`, where everything but
+/// logging in and the first account's setup needs a user.
+func buildRouter(database: DiaryDatabase, settings: ServerSettings, logger: Logger) -> Router<DiaryRequestContext> {
+    let router = Router(context: DiaryRequestContext.self)
+    let accounts = SQLiteAccountStore(database: database, bcryptCost: settings.bcryptCost)
+    let origins = OriginCheck(trustProxy: settings.trustProxy)
+    router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: APIErrorMiddleware())
     router.add(middleware: WebAppFiles(folder: BundledFiles.webApp))
-    let api = router.group("api/v1")
-    let recorder = weather.map { WeatherRecorder(provider: $0, store: store, logger: logger) }
-    EntriesController(store: store, weather: recorder).addRoutes(to: api)
-    TrashController(store: store).addRoutes(to: api)
-    SearchController(store: store).addRoutes(to: api)
-    SampleController(store: store, sample: BundledFiles.sample).addRoutes(to: api)
+
+    let api = router.group("api/v1").add(middleware: IdentifyMiddleware(accounts: accounts))
     let openAPI = ByteBuffer(bytes: BundledFiles.openAPI)
     api.get("openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"], body: .init(byteBuffer: openAPI))
     }
+    SessionController(accounts: accounts, origins: origins).addRoutes(to: api)
+
+    let diary = api.group().add(middleware: RequireUserMiddleware(origins: origins))
+    let diaries: @Sendable (UserID) -> SQLiteEntryStore = { database.entries(of: $0) }
+    let recorder = settings.weather.map { WeatherRecorder(provider: $0, logger: logger) }
+    EntriesController(diaries: diaries, weather: recorder).addRoutes(to: diary)
+    TrashController(diaries: diaries).addRoutes(to: diary)
+    SearchController(diaries: diaries).addRoutes(to: diary)
+    SampleController(diaries: diaries, sample: BundledFiles.sample).addRoutes(to: diary)
     return router
 }
 
 /// The whole application; `diary serve` runs it, and tests drive it in memory.
 public func buildApplication(
-    store: some EntryStore, settings: ServerSettings, logger: Logger,
+    database: DiaryDatabase, settings: ServerSettings, logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(store: store, weather: settings.weather, logger: logger),
+        router: buildRouter(database: database, settings: settings, logger: logger),
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Diary"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
         logger: logger)

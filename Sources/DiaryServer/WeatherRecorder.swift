@@ -5,14 +5,13 @@ import Logging
 ///
 /// The save never waits for it: a slow or failing provider costs the writer nothing, and is
 /// logged (without the place) rather than reported to the client.
-struct WeatherRecorder<Store: EntryStore>: Sendable {
+struct WeatherRecorder: Sendable {
     let provider: any WeatherProvider
-    let store: Store
     let logger: Logger
 
     /// Starts the lookup and returns at once.
-    func record(for entry: Entry, at place: Coordinates) {
-        let provider = provider, store = store, logger = logger
+    func record(for entry: Entry, at place: Coordinates, in store: some EntryStore) {
+        let provider = provider, logger = logger
         Task {
             do {
                 let weather = try await provider.currentWeather(at: place)

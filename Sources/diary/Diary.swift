@@ -14,7 +14,7 @@ struct Diary: AsyncParsableCommand {
         subcommands: [
             NewCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self,
             RestoreCommand.self, TrashCommand.self, SearchCommand.self, ImportCommand.self, ExportCommand.self,
-            BackupCommand.self, ServeCommand.self,
+            BackupCommand.self, ServeCommand.self, UserCommand.self, TokenCommand.self,
         ]
     )
 }

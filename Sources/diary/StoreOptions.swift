@@ -3,10 +3,13 @@ import DiaryCore
 import DiaryStore
 import Foundation
 
-/// The option every command shares: which diary file to use.
+/// The options every command shares: which diary file, and whose diary in it.
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The diary file (default: $DIARY_DATABASE, then $XDG_DATA_HOME/diary/diary.sqlite).", valueName: "path"))
     var database: String?
+
+    @Option(name: .long, help: ArgumentHelp("Whose diary to use (default: $DIARY_USER, or the only user there is).", valueName: "name"))
+    var user: String?
 
     /// Flag, then environment, then the XDG default: resolved here and nowhere else.
     func databasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -21,15 +24,33 @@ struct StoreOptions: ParsableArguments {
         return dataHome + "/diary/diary.sqlite"
     }
 
-    /// Opens the diary, creating the default folder on first use. A path given explicitly must
-    /// have its folder already: a typo should be an error, not a new empty diary elsewhere.
-    func openStore() throws -> SQLiteEntryStore {
+    /// Opens the diary file, creating the default folder on first use. A path given explicitly
+    /// must have its folder already: a typo should be an error, not a new empty diary elsewhere.
+    func openDatabase() throws -> DiaryDatabase {
         let path = databasePath()
         if database == nil && ProcessInfo.processInfo.environment["DIARY_DATABASE"] == nil {
             let folder = (path as NSString).deletingLastPathComponent
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
-        return try SQLiteEntryStore(path: path)
+        return try DiaryDatabase(path: path)
+    }
+
+    /// The diary the entry commands act on: `--user`'s (or `DIARY_USER`'s), else the only
+    /// user's, else, before any account exists, the local owner's (adopted by the first account).
+    func openStore() async throws -> SQLiteEntryStore {
+        let database = try openDatabase()
+        let accounts = SQLiteAccountStore(database: database)
+        let name = user ?? ProcessInfo.processInfo.environment["DIARY_USER"].flatMap { $0.isEmpty ? nil : $0 }
+        if let name {
+            guard let found = try await accounts.user(named: name) else { throw AccountError.noSuchUser(name) }
+            return database.entries(of: found.id)
+        }
+        let users = try await accounts.users()
+        switch users.count {
+        case 0: return database.entries(of: .localOwner)
+        case 1: return database.entries(of: users[0].id)
+        default: throw UserChoiceError.severalUsers(users.map(\.name))
+        }
     }
 }
 
@@ -42,6 +63,17 @@ extension EntryStore {
         case 0: throw EntryError.notFound(idOrPrefix)
         case 1: return matches[0]
         default: throw EntryError.ambiguousID(idOrPrefix)
+        }
+    }
+}
+
+enum UserChoiceError: Error, CustomStringConvertible {
+    case severalUsers([String])
+
+    var description: String {
+        switch self {
+        case .severalUsers(let names):
+            "This diary has several users (\(names.joined(separator: ", "))): say whose diary with --user NAME or DIARY_USER."
         }
     }
 }

@@ -7,23 +7,41 @@ import HummingbirdTesting
 import Logging
 import Testing
 
-/// A real application on a fresh SQLite diary, driven in memory.
-func withDiaryAPI(_ test: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+/// A real application on a fresh SQLite diary with one account, driven in memory. Requests
+/// carry that account's personal access token unless told otherwise.
+func withDiaryAPI(_ test: @Sendable (APIClient) async throws -> Void) async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-api-\(UUID().diaryString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let store = try SQLiteEntryStore(path: folder.appendingPathComponent("diary.sqlite").path)
-    let app = buildApplication(store: store, settings: ServerSettings(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
-    try await app.test(.router, test)
+    let database = try DiaryDatabase(path: folder.appendingPathComponent("diary.sqlite").path)
+    let accounts = SQLiteAccountStore(database: database, bcryptCost: 4)
+    let writer = try await accounts.addUser(name: "writer", password: "correct horse")
+    let token = try await accounts.createToken(named: "tests", for: writer)
+    let app = buildApplication(database: database, settings: ServerSettings(port: 0, bcryptCost: 4), logger: Logger(label: "test"))
+    try await app.test(.router) { client in
+        try await test(APIClient(client: client, token: token, accounts: accounts))
+    }
 }
 
-extension TestClientProtocol {
+/// The test client, signed in with a bearer token.
+struct APIClient: Sendable {
+    let client: any TestClientProtocol
+    var token: String?
+    let accounts: SQLiteAccountStore
+
+    @discardableResult
+    func execute(uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil) async throws -> TestResponse {
+        var fields = headers
+        if let token, fields[.authorization] == nil { fields[.authorization] = "Bearer \(token)" }
+        return try await client.execute(uri: uri, method: method, headers: fields, body: body)
+    }
+
     /// Sends JSON and returns the answer's status, headers and decoded object.
     @discardableResult
     func send(_ method: HTTPRequest.Method, _ uri: String, json: String? = nil, headers: HTTPFields = [:]) async throws -> (TestResponse, [String: Any]) {
         var fields = headers
         if json != nil, fields[.contentType] == nil { fields[.contentType] = "application/json" }
         let response = try await execute(uri: uri, method: method, headers: fields, body: json.map { ByteBuffer(string: $0) })
-        let object = (try? JSONSerialization.jsonObject(with: Data(buffer: response.body))) as? [String: Any] ?? [:]
+        let object = (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))) as? [String: Any] ?? [:]
         return (response, object)
     }
 
@@ -33,5 +51,10 @@ extension TestClientProtocol {
         let (response, object) = try await send(.post, "/api/v1/entries", json: String(decoding: payload, as: UTF8.self))
         #expect(response.status == .created)
         return try #require(object["id"] as? String)
+    }
+
+    /// The same client with no credentials, or another's.
+    func signed(with token: String?) -> APIClient {
+        APIClient(client: client, token: token, accounts: accounts)
     }
 }

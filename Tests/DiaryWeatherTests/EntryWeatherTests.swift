@@ -12,20 +12,35 @@ import Testing
 /// saved at once, and its weather arrives after, or never, without the writer noticing.
 @Suite("Weather on new entries")
 struct EntryWeatherTests {
-    static func withServer(scenario: String, timeout: Duration = .seconds(1), _ test: @escaping @Sendable (any TestClientProtocol, SQLiteEntryStore) async throws -> Void) async throws {
+    /// The test client with a bearer token on every request.
+    struct SignedClient: Sendable {
+        let client: any TestClientProtocol
+        let token: String
+
+        func execute(uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil) async throws -> TestResponse {
+            var fields = headers
+            fields[.authorization] = "Bearer \(token)"
+            return try await client.execute(uri: uri, method: method, headers: fields, body: body)
+        }
+    }
+
+    static func withServer(scenario: String, timeout: Duration = .seconds(1), _ test: @escaping @Sendable (SignedClient, SQLiteEntryStore) async throws -> Void) async throws {
         try await FakeWeatherServer.withServer { base in
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-weather-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let store = try SQLiteEntryStore(path: folder.appendingPathComponent("diary.sqlite").path)
+            let database = try DiaryDatabase(path: folder.appendingPathComponent("diary.sqlite").path)
+            let accounts = SQLiteAccountStore(database: database, bcryptCost: 4)
+            let user = try await accounts.addUser(name: "walker", password: "long enough")
+            let token = try await accounts.createToken(named: "tests", for: user)
             let provider = OpenMeteoProvider(baseURL: URL(string: base + "/" + scenario)!, timeout: timeout)
-            let app = buildApplication(store: store, settings: ServerSettings(port: 0, weather: provider), logger: Logger(label: "test"))
-            try await app.test(.router) { client in try await test(client, store) }
+            let app = buildApplication(database: database, settings: ServerSettings(port: 0, weather: provider, bcryptCost: 4), logger: Logger(label: "test"))
+            try await app.test(.router) { client in try await test(SignedClient(client: client, token: token), database.entries(of: user.id)) }
         }
     }
 
     static let newEntry = ByteBuffer(string: #"{"title": "Walk", "body": "", "location": {"latitude": 37.56654, "longitude": 126.97797}}"#)
 
-    static func create(_ client: any TestClientProtocol) async throws -> UUID {
+    static func create(_ client: SignedClient) async throws -> UUID {
         let response = try await client.execute(uri: "/api/v1/entries", method: .post, headers: [.contentType: "application/json"], body: newEntry)
         #expect(response.status == .created)
         let object = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]

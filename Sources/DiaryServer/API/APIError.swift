@@ -12,9 +12,10 @@ struct APIError: HTTPResponseError {
     /// One sentence a person can act on.
     let message: String
     var current: Entry?
+    var headers: HTTPFields = [:]
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        try JSONResponse.make(Body(error: code, message: message, current: current), status: status)
+        try JSONResponse.make(Body(error: code, message: message, current: current), status: status, headers: headers)
     }
 
     private struct Body: Encodable {
@@ -34,6 +35,8 @@ struct APIError: HTTPResponseError {
             return from(error)
         case let error as HTTPError:
             return from(error)
+        case let error as AccountError:
+            return APIError(status: error == .alreadySetUp ? .conflict : .badRequest, code: "bad_account", message: error.description)
         case let error as StoreError:
             return APIError(status: .serviceUnavailable, code: "storage_unavailable", message: error.description)
         default:

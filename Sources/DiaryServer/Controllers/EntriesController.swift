@@ -3,9 +3,11 @@ import Foundation
 import Hummingbird
 
 /// `/api/v1/entries`: the diary's entries, one at a time or a page at a time.
-struct EntriesController<Context: RequestContext, Store: EntryStore> {
-    let store: Store
-    let weather: WeatherRecorder<Store>?
+struct EntriesController<Store: EntryStore> {
+    typealias Context = DiaryRequestContext
+    /// Each user's own diary; no handler reaches another's.
+    let diaries: @Sendable (UserID) -> Store
+    let weather: WeatherRecorder?
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("entries", use: list)
@@ -39,11 +41,13 @@ struct EntriesController<Context: RequestContext, Store: EntryStore> {
     }
 
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
+        let store = diaries(try context.requireUser().id)
         let page = try await store.list(after: try request.cursor(), limit: try request.pageSize())
         return try JSONResponse.make(PageBody(page))
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
+        let store = diaries(try context.requireUser().id)
         var request = request
         let input = try await request.decodeJSON(NewEntry.self)
         let text = try EntryText(title: input.title, body: input.body)
@@ -58,17 +62,19 @@ struct EntriesController<Context: RequestContext, Store: EntryStore> {
             place = coordinates
         }
         let entry = try await store.create(text, id: input.id ?? UUID(), location: place)
-        if let place, let weather { weather.record(for: entry, at: place) }
+        if let place, let weather { weather.record(for: entry, at: place, in: store) }
         return try JSONResponse.entry(entry, status: .created, location: true)
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
+        let store = diaries(try context.requireUser().id)
         let id = try context.entryID()
         guard let entry = try await store.entry(id: id) else { throw EntryError.notFound(id.diaryString) }
         return try JSONResponse.entry(entry)
     }
 
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
+        let store = diaries(try context.requireUser().id)
         let id = try context.entryID()
         guard let version = request.ifMatchVersion else {
             throw APIError(status: .preconditionRequired, code: "precondition_required",
@@ -82,11 +88,13 @@ struct EntriesController<Context: RequestContext, Store: EntryStore> {
     }
 
     @Sendable func moveToTrash(_ request: Request, context: Context) async throws -> Response {
-        try JSONResponse.entry(try await store.moveToTrash(id: try context.entryID()))
+        let store = diaries(try context.requireUser().id)
+        return try JSONResponse.entry(try await store.moveToTrash(id: try context.entryID()))
     }
 
     @Sendable func restore(_ request: Request, context: Context) async throws -> Response {
-        try JSONResponse.entry(try await store.restore(id: try context.entryID()))
+        let store = diaries(try context.requireUser().id)
+        return try JSONResponse.entry(try await store.restore(id: try context.entryID()))
     }
 }
 

@@ -3,8 +3,10 @@ import Foundation
 import Hummingbird
 
 /// `/api/v1/sample`: the original app's sample diary, offered to a new, empty diary.
-struct SampleController<Context: RequestContext, Store: EntryStore> {
-    let store: Store
+struct SampleController<Store: EntryStore> {
+    typealias Context = DiaryRequestContext
+    /// Each user's own diary; no handler reaches another's.
+    let diaries: @Sendable (UserID) -> Store
     /// The bundled `sample.json`, the 15 records the iOS app shipped with.
     let sample: Data
 
@@ -15,6 +17,7 @@ struct SampleController<Context: RequestContext, Store: EntryStore> {
     struct Loaded: Encodable { var imported: Int }
 
     @Sendable func load(_ request: Request, context: Context) async throws -> Response {
+        let store = diaries(try context.requireUser().id)
         guard try await store.count() == 0 else {
             throw APIError(status: .conflict, code: "not_empty",
                            message: "The sample diary is only for an empty diary, and this one has entries.")

@@ -2,8 +2,10 @@ import DiaryCore
 import Hummingbird
 
 /// `/api/v1/search`: entries by the words in them, best match first.
-struct SearchController<Context: RequestContext, Store: EntryStore> {
-    let store: Store
+struct SearchController<Store: EntryStore> {
+    typealias Context = DiaryRequestContext
+    /// Each user's own diary; no handler reaches another's.
+    let diaries: @Sendable (UserID) -> Store
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("search", use: search)
@@ -18,6 +20,7 @@ struct SearchController<Context: RequestContext, Store: EntryStore> {
     }
 
     @Sendable func search(_ request: Request, context: Context) async throws -> Response {
+        let store = diaries(try context.requireUser().id)
         guard let query = request.formValue("q"), !query.isBlank else {
             throw APIError.badRequest("Give the words to search for in q, as in /api/v1/search?q=serenity.")
         }

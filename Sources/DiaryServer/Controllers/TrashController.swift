@@ -2,8 +2,10 @@ import DiaryCore
 import Hummingbird
 
 /// `/api/v1/trash`: entries moved out of the diary, until they are restored or deleted for good.
-struct TrashController<Context: RequestContext, Store: EntryStore> {
-    let store: Store
+struct TrashController<Store: EntryStore> {
+    typealias Context = DiaryRequestContext
+    /// Each user's own diary; no handler reaches another's.
+    let diaries: @Sendable (UserID) -> Store
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("trash", use: list)
@@ -11,11 +13,13 @@ struct TrashController<Context: RequestContext, Store: EntryStore> {
     }
 
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
+        let store = diaries(try context.requireUser().id)
         let page = try await store.trash(after: try request.cursor(), limit: try request.pageSize())
         return try JSONResponse.make(PageBody(page))
     }
 
     @Sendable func purge(_ request: Request, context: Context) async throws -> Response {
+        let store = diaries(try context.requireUser().id)
         try await store.purge(id: try context.entryID())
         return Response(status: .noContent)
     }

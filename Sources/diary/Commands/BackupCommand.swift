@@ -12,7 +12,7 @@ struct BackupCommand: AsyncParsableCommand {
     var path: String
 
     func run() async throws {
-        let store = try options.openStore()
+        let store = try await options.openStore()
         try await store.backup(to: path)
         print("Backed up the diary to \(path).")
     }

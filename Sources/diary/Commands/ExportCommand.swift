@@ -19,7 +19,7 @@ struct ExportCommand: AsyncParsableCommand {
     var output: String?
 
     func run() async throws {
-        let store = try options.openStore()
+        let store = try await options.openStore()
         // Written beside the target and moved into place at the end: a failed export never
         // leaves half a file where a good one was.
         let temporary = output.map { $0 + ".partial-\(ProcessInfo.processInfo.processIdentifier)" }

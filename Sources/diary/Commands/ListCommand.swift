@@ -19,7 +19,7 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try options.openStore()
+        let store = try await options.openStore()
         var entries: [EntrySummary] = []
         var cursor: EntryCursor?
         repeat {

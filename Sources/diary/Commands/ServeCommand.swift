@@ -18,18 +18,27 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 picks a free one).")
     var port = 8080
 
+    @Flag(help: "Trust X-Forwarded-Proto, -Host and -For from a TLS proxy in front (also DIARY_TRUST_PROXY=1). Only behind such a proxy.")
+    var trustProxy = false
+
     @Option(help: "Where new entries' weather comes from: open-meteo (no key needed), openweather (needs DIARY_OPENWEATHER_KEY or DIARY_OPENWEATHER_KEY_FILE), or off. Default: $DIARY_WEATHER, else open-meteo.")
     var weather: String?
 
     func run() async throws {
         let provider = try WeatherSettings.provider(choice: weather, environment: ProcessInfo.processInfo.environment)
-        let store = try options.openStore()
+        let environment = ProcessInfo.processInfo.environment
+        let database = try options.openDatabase()
+        let settings = ServerSettings(
+            host: host, port: port, weather: provider,
+            trustProxy: trustProxy || environment["DIARY_TRUST_PROXY"] == "1",
+            bcryptCost: try PasswordSettings.bcryptCost(environment: environment))
         var logger = Logger(label: "diary")
         logger.logLevel = .info
         let host = self.host
-        let app = buildApplication(store: store, settings: ServerSettings(host: host, port: port, weather: provider), logger: logger) { port in
+        let path = database.path
+        let app = buildApplication(database: database, settings: settings, logger: logger) { port in
             // Written straight to the file descriptor: a pipe would otherwise hold it in a buffer.
-            FileHandle.standardOutput.write(Data("Diary is at http://\(host):\(port)/ (database: \(store.path)). Press Ctrl-C to stop.\n".utf8))
+            FileHandle.standardOutput.write(Data("Diary is at http://\(host):\(port)/ (database: \(path)). Press Ctrl-C to stop.\n".utf8))
         }
         try await app.runService()
     }

@@ -14,7 +14,7 @@ struct TrashCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let store = try options.openStore()
+        let store = try await options.openStore()
         let page = try await store.trash(after: nil, limit: max(n, 1))
         if json {
             print(try EntryPrinter.json(page.entries))

@@ -1,0 +1,116 @@
+import DiaryCore
+import DiaryStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `/api/v1/session` (log in, who am I, log out) and `/api/v1/setup` (the first account).
+struct SessionController {
+    let accounts: SQLiteAccountStore
+    let origins: OriginCheck
+
+    /// After this many failed logins for a name or from an address within `throttleWindow`,
+    /// further attempts are refused until the window has passed.
+    static let allowedFailures = 5
+    static let throttleWindow: TimeInterval = 15 * 60
+
+    func addRoutes(to group: RouterGroup<DiaryRequestContext>) {
+        group.get("session", use: current)
+        group.post("session", use: logIn)
+        group.delete("session", use: logOut)
+        group.get("setup", use: setupNeeded)
+        group.post("setup", use: setUp)
+    }
+
+    struct Credentials: Decodable {
+        var name: String
+        var password: String
+    }
+
+    struct SessionBody: Encodable {
+        struct Named: Encodable { var name: String }
+        var user: Named
+        /// Echoed in `X-CSRF-Token` by every state-changing request of this session.
+        var csrfToken: String?
+    }
+
+    @Sendable func current(_ request: Request, context: DiaryRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        var csrf: String?
+        if case .session(let session, _) = context.identity { csrf = session.csrfToken }
+        return try JSONResponse.make(SessionBody(user: .init(name: user.name), csrfToken: csrf))
+    }
+
+    @Sendable func logIn(_ request: Request, context: DiaryRequestContext) async throws -> Response {
+        try origins.check(request)
+        var request = request
+        let credentials = try await request.decodeJSON(Credentials.self)
+        let subjects = ["name:" + credentials.name.lowercased(), "address:" + clientAddress(request, context)]
+        if try await accounts.recentLoginFailures(subjects, within: Self.throttleWindow) >= Self.allowedFailures {
+            throw APIError(status: .tooManyRequests, code: "too_many_attempts",
+                           message: "Too many failed logins: wait 15 minutes, then try again.",
+                           headers: [.retryAfter: String(Int(Self.throttleWindow))])
+        }
+        guard let user = try await accounts.verify(name: credentials.name, password: credentials.password) else {
+            try await accounts.recordLoginFailure(subjects)
+            // One message whether or not the name exists.
+            throw APIError(status: .unauthorized, code: "bad_login", message: "The name or the password is wrong.")
+        }
+        return try await startSession(for: user, request: request, status: .ok)
+    }
+
+    @Sendable func logOut(_ request: Request, context: DiaryRequestContext) async throws -> Response {
+        try origins.check(request)
+        if case .session(_, let token) = context.identity { try await accounts.endSession(token: token) }
+        var response = Response(status: .noContent)
+        response.setCookie(sessionCookie("", request: request, maxAge: 0))
+        return response
+    }
+
+    struct SetupNeeded: Encodable { var needed: Bool }
+
+    @Sendable func setupNeeded(_ request: Request, context: DiaryRequestContext) async throws -> Response {
+        try JSONResponse.make(SetupNeeded(needed: try await accounts.userCount() == 0))
+    }
+
+    /// Makes the first account, which adopts every entry already in the file. Gone (404) once
+    /// any account exists.
+    @Sendable func setUp(_ request: Request, context: DiaryRequestContext) async throws -> Response {
+        try origins.check(request)
+        guard try await accounts.userCount() == 0 else { throw APIError.setupGone }
+        var request = request
+        let credentials = try await request.decodeJSON(Credentials.self)
+        let user: User
+        do {
+            user = try await accounts.addUser(name: credentials.name, password: credentials.password, onlyIfFirst: true)
+        } catch AccountError.alreadySetUp {
+            throw APIError.setupGone
+        }
+        return try await startSession(for: user, request: request, status: .created)
+    }
+
+    private func startSession(for user: User, request: Request, status: HTTPResponse.Status) async throws -> Response {
+        let (token, session) = try await accounts.startSession(for: user)
+        var response = try JSONResponse.make(SessionBody(user: .init(name: user.name), csrfToken: session.csrfToken), status: status)
+        response.setCookie(sessionCookie(token, request: request, maxAge: Int(SQLiteAccountStore.sessionLifetime)))
+        return response
+    }
+
+    /// HttpOnly (no script reads it), SameSite=Lax (not sent on other sites' posts), and Secure
+    /// whenever the request came over HTTPS.
+    private func sessionCookie(_ value: String, request: Request, maxAge: Int) -> Cookie {
+        Cookie(name: IdentifyMiddleware.cookieName, value: value, maxAge: maxAge, path: "/",
+               secure: origins.isHTTPS(request), httpOnly: true, sameSite: .lax)
+    }
+
+    private func clientAddress(_ request: Request, _ context: DiaryRequestContext) -> String {
+        if origins.trustProxy, let forwarded = request.headers[.xForwardedFor]?.split(separator: ",").first {
+            return forwarded.trimmingCharacters(in: .whitespaces)
+        }
+        return context.peerAddress ?? "unknown"
+    }
+}
+
+extension APIError {
+    static let setupGone = APIError(status: .notFound, code: "not_found", message: "This diary is set up already: log in instead.")
+}

@@ -1,0 +1,25 @@
+import DiaryStore
+import Hummingbird
+
+/// Works out who is asking: a bearer token, else a session cookie. It refuses nothing itself
+/// (the login and setup routes are open); `RequireUserMiddleware` guards the diary.
+struct IdentifyMiddleware: RouterMiddleware {
+    typealias Context = DiaryRequestContext
+    static let cookieName = "diary_session"
+
+    let accounts: SQLiteAccountStore
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        if let authorization = request.headers[.authorization] {
+            // A token that is wrong or revoked is an error, not a silent fall back to no one.
+            guard authorization.hasPrefix("Bearer "),
+                  let user = try await accounts.user(forToken: String(authorization.dropFirst("Bearer ".count)))
+            else { throw APIError.unauthenticated }
+            context.identity = .accessToken(user)
+        } else if let token = request.cookies[Self.cookieName]?.value, let session = try await accounts.session(token: token) {
+            context.identity = .session(session, token: token)
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,109 @@
+import Crypto
+import DiaryCore
+import Foundation
+import GRDB
+import HummingbirdBcrypt
+
+/// Accounts, sessions and personal access tokens, kept in the diary file so that they survive a
+/// restart and are shared by every server instance on the same file.
+///
+/// Passwords are kept only as bcrypt hashes; session and access tokens only as SHA-256 hashes
+/// (they are 256 random bits, so a fast hash is enough and a lookup costs nothing).
+public struct SQLiteAccountStore: Sendable {
+    public let database: DiaryDatabase
+    /// bcrypt's work factor: 12 unless tests lower it to keep suites fast.
+    public let bcryptCost: UInt8
+
+    /// A session ends after this long unused.
+    public static let sessionLifetime: TimeInterval = 30 * 24 * 3600
+
+    public init(database: DiaryDatabase, bcryptCost: UInt8 = 12) {
+        self.database = database
+        self.bcryptCost = bcryptCost
+    }
+
+    // MARK: Users
+
+    public func userCount() async throws -> Int {
+        try await database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM user") ?? 0 }
+    }
+
+    public func users() async throws -> [User] {
+        try await database.read { db in try Row.fetchAll(db, sql: "SELECT id, name, created_at FROM user ORDER BY name").map(Self.user) }
+    }
+
+    public func user(named name: String) async throws -> User? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT id, name, created_at FROM user WHERE name = ?", arguments: [name]).map(Self.user)
+        }
+    }
+
+    /// Adds an account. The first account adopts the entries written before any existed.
+    /// With `onlyIfFirst`, refuses when an account exists already (the web's setup page).
+    public func addUser(name: String, password: String, onlyIfFirst: Bool = false) async throws -> User {
+        try User.checkName(name)
+        try User.checkPassword(password)
+        let hash = Bcrypt.hash(password, cost: bcryptCost)
+        let now = Date().millisecondsSince1970
+        return try await database.write { db in
+            let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM user") ?? 0
+            if onlyIfFirst && existing > 0 { throw AccountError.alreadySetUp }
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE name = ?", arguments: [name]) == true {
+                throw AccountError.nameTaken(name)
+            }
+            try db.execute(sql: "INSERT INTO user (name, password_hash, created_at) VALUES (?, ?, ?)", arguments: [name, hash, now])
+            let id = UserID(rawValue: db.lastInsertedRowID)
+            if existing == 0 {
+                try db.execute(sql: "UPDATE entry SET owner_id = ? WHERE owner_id = ?", arguments: [id.rawValue, UserID.localOwner.rawValue])
+            }
+            return User(id: id, name: name, createdAt: Date(millisecondsSince1970: now))
+        }
+    }
+
+    /// Changes a password and ends every session of that user.
+    public func setPassword(name: String, password: String) async throws {
+        try User.checkPassword(password)
+        let hash = Bcrypt.hash(password, cost: bcryptCost)
+        try await database.write { db in
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE name = ?", arguments: [name]) else {
+                throw AccountError.noSuchUser(name)
+            }
+            try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [hash, id])
+            try db.execute(sql: "DELETE FROM session WHERE user_id = ?", arguments: [id])
+        }
+    }
+
+    /// The user whose name and password these are, or `nil`. An unknown name costs the same
+    /// bcrypt work as a known one, so timing does not tell whether a name exists.
+    public func verify(name: String, password: String) async throws -> User? {
+        let found = try await database.read { db -> (User, String)? in
+            try Row.fetchOne(db, sql: "SELECT id, name, created_at, password_hash FROM user WHERE name = ?", arguments: [name])
+                .map { (Self.user($0), $0["password_hash"] as String) }
+        }
+        let matches = Bcrypt.verify(password, hash: found?.1 ?? Self.unknownUserHash)
+        guard let found, matches else { return nil }
+        return found.0
+    }
+
+    /// A real bcrypt hash of a password no one has, compared against for unknown names.
+    private static let unknownUserHash = Bcrypt.hash(UUID().uuidString, cost: 12)
+
+    static func user(_ row: Row) -> User {
+        User(id: UserID(rawValue: row["id"]), name: row["name"], createdAt: Date(millisecondsSince1970: row["created_at"]))
+    }
+}
+
+/// 256 random bits, URL-safe: tokens for sessions, CSRF and API clients.
+enum RandomToken {
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

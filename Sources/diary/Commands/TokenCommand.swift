@@ -1,0 +1,73 @@
+import ArgumentParser
+import DiaryCore
+import DiaryStore
+import Foundation
+
+struct TokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Personal access tokens, for API clients: Authorization: Bearer TOKEN.",
+        subcommands: [Create.self, List.self, Revoke.self])
+
+    /// The account a token command acts for: `--user`, or the only one.
+    static func account(_ options: StoreOptions, _ accounts: SQLiteAccountStore) async throws -> User {
+        if let name = options.user ?? ProcessInfo.processInfo.environment["DIARY_USER"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            guard let user = try await accounts.user(named: name) else { throw AccountError.noSuchUser(name) }
+            return user
+        }
+        let users = try await accounts.users()
+        switch users.count {
+        case 0: throw SettingError("Tokens belong to an account, and there is none yet: add one with: diary user add NAME")
+        case 1: return users[0]
+        default: throw UserChoiceError.severalUsers(users.map(\.name))
+        }
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Issue a token. It is shown once: keep it somewhere safe.")
+
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "A name to know the token by, such as the client that uses it.")
+        var name: String
+
+        func run() async throws {
+            let accounts = SQLiteAccountStore(database: try options.openDatabase())
+            let user = try await TokenCommand.account(options, accounts)
+            let token = try await accounts.createToken(named: name, for: user)
+            print(token)
+            FileHandle.standardError.write(Data("This is the only time the token is shown. Use it as: Authorization: Bearer TOKEN\n".utf8))
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List an account's tokens (never the tokens themselves).")
+
+        @OptionGroup var options: StoreOptions
+
+        func run() async throws {
+            let accounts = SQLiteAccountStore(database: try options.openDatabase())
+            let user = try await TokenCommand.account(options, accounts)
+            let tokens = try await accounts.tokens(of: user)
+            if tokens.isEmpty { print("\(user.name) has no tokens. Issue one with: diary token create NAME") }
+            for token in tokens {
+                let used = token.lastUsedAt.map { "last used \(ISODate.string(from: $0))" } ?? "never used"
+                print("\(token.name)  created \(ISODate.string(from: token.createdAt)), \(used)")
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a token: clients using it are refused from now on.")
+
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "The token's name.")
+        var name: String
+
+        func run() async throws {
+            let accounts = SQLiteAccountStore(database: try options.openDatabase())
+            let user = try await TokenCommand.account(options, accounts)
+            try await accounts.revokeToken(named: name, of: user)
+            print("Revoked \(name).")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import DiaryCore
+import DiaryStore
+import Foundation
+
+struct UserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user",
+        abstract: "Manage the accounts that may log in to the web app.",
+        subcommands: [Add.self, Passwd.self, List.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add an account. The password is read from the terminal without echo, or from standard input.",
+            discussion: "The first account adopts every entry written before it, with the command line for instance.")
+
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "The account's name: letters, digits, dots, dashes or underscores.")
+        var name: String
+
+        func run() async throws {
+            try User.checkName(name)
+            let accounts = SQLiteAccountStore(database: try options.openDatabase(), bcryptCost: try PasswordSettings.bcryptCost(environment: ProcessInfo.processInfo.environment))
+            if try await accounts.user(named: name) != nil { throw AccountError.nameTaken(name) }
+            let password = try PasswordInput.read(prompt: "Password for \(name): ", confirm: true)
+            let first = try await accounts.userCount() == 0
+            _ = try await accounts.addUser(name: name, password: password)
+            print(first ? "Added \(name); the entries already in the diary are now theirs." : "Added \(name).")
+        }
+    }
+
+    struct Passwd: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "passwd", abstract: "Change an account's password, and log it out everywhere.")
+
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "The account's name.")
+        var name: String
+
+        func run() async throws {
+            let accounts = SQLiteAccountStore(database: try options.openDatabase(), bcryptCost: try PasswordSettings.bcryptCost(environment: ProcessInfo.processInfo.environment))
+            guard try await accounts.user(named: name) != nil else { throw AccountError.noSuchUser(name) }
+            let password = try PasswordInput.read(prompt: "New password for \(name): ", confirm: true)
+            try await accounts.setPassword(name: name, password: password)
+            print("Changed the password of \(name); every session of theirs has ended.")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the accounts.")
+
+        @OptionGroup var options: StoreOptions
+
+        func run() async throws {
+            let users = try await SQLiteAccountStore(database: try options.openDatabase()).users()
+            if users.isEmpty {
+                print("There are no accounts yet. Add one with: diary user add NAME")
+            }
+            let dates = LongDate(environment: ProcessInfo.processInfo.environment)
+            for user in users { print("\(user.name)  (since \(dates.string(from: user.createdAt)))") }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// A password typed at a terminal without echo, or read as the first line of piped input.
+enum PasswordInput {
+    static func read(prompt: String, confirm: Bool) throws -> String {
+        guard isatty(STDIN_FILENO) == 1 else {
+            let line = readLine(strippingNewline: true) ?? ""
+            return line
+        }
+        let first = try readHidden(prompt)
+        if confirm, try readHidden("Again, to be sure: ") != first { throw SettingError("The two passwords differ; nothing was changed.") }
+        return first
+    }
+
+    private static func readHidden(_ prompt: String) throws -> String {
+        FileHandle.standardError.write(Data(prompt.utf8))
+        var old = termios()
+        tcgetattr(STDIN_FILENO, &old)
+        var silent = old
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &old)
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        return readLine(strippingNewline: true) ?? ""
+    }
+}
