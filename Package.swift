@@ -83,6 +83,7 @@ let package = Package(
                 "DiaryCore", "DiaryStore", "DiaryServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .testTarget(name: "DiaryCLITests", dependencies: ["DiaryCore"]),

@@ -14,8 +14,11 @@ struct WeatherHTTP: Sendable {
     func getJSON(_ url: URL) async throws(WeatherError) -> Any {
         let client = self.client
         let maximumBytes = self.maximumBytes
+        let (seconds, attoseconds) = timeout.components
+        // The client's own deadline too, so that a hung request is torn down, not just abandoned.
+        let deadline = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         let work: @Sendable () async throws -> Data = {
-            let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(3600))
+            let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: deadline)
             switch response.status.code {
             case 200: break
             case 401, 403: throw WeatherError.unauthorized

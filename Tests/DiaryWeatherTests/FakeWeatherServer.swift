@@ -34,7 +34,7 @@ enum FakeWeatherServer {
         case "malformed": return json(#"{"current": {"weather_code": "#)
         case "huge": return json("{\"padding\": \"" + String(repeating: "x", count: 5_000_000) + "\"}")
         case "hang":
-            try await Task.sleep(for: .seconds(5))
+            try await Task.sleep(for: .seconds(8))
             return json("{}")
         case "slow":
             try await Task.sleep(for: .seconds(3))

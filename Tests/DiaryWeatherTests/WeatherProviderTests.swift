@@ -50,7 +50,8 @@ struct WeatherProviderTests {
             let provider = OpenMeteoProvider(baseURL: URL(string: base + "/" + scenario)!, timeout: .seconds(1))
             let started = ContinuousClock.now
             await #expect(throws: expected) { try await provider.currentWeather(at: seoul) }
-            #expect(ContinuousClock.now - started < .seconds(3))
+            // Well before the hanging server's 8 s answer, with room for a loaded machine.
+            #expect(ContinuousClock.now - started < .seconds(5))
         }
     }
 

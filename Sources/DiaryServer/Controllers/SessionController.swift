@@ -29,16 +29,31 @@ struct SessionController {
 
     struct SessionBody: Encodable {
         struct Named: Encodable { var name: String }
-        var user: Named
+        var user: Named?
         /// Echoed in `X-CSRF-Token` by every state-changing request of this session.
         var csrfToken: String?
+        /// True on a new diary with no account yet: the web app shows the setup form.
+        var setupNeeded: Bool
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(user, forKey: .user)
+            try container.encode(csrfToken, forKey: .csrfToken)
+            try container.encode(setupNeeded, forKey: .setupNeeded)
+        }
+
+        enum CodingKeys: String, CodingKey { case user, csrfToken, setupNeeded }
     }
 
+    /// Who is logged in, if anyone: a page opening asks this first, and an answer of no one is
+    /// not an error (the page then shows the login, or the setup on a new diary).
     @Sendable func current(_ request: Request, context: DiaryRequestContext) async throws -> Response {
-        let user = try context.requireUser()
+        guard let identity = context.identity else {
+            return try JSONResponse.make(SessionBody(user: nil, csrfToken: nil, setupNeeded: try await accounts.userCount() == 0))
+        }
         var csrf: String?
-        if case .session(let session, _) = context.identity { csrf = session.csrfToken }
-        return try JSONResponse.make(SessionBody(user: .init(name: user.name), csrfToken: csrf))
+        if case .session(let session, _) = identity { csrf = session.csrfToken }
+        return try JSONResponse.make(SessionBody(user: .init(name: identity.user.name), csrfToken: csrf, setupNeeded: false))
     }
 
     @Sendable func logIn(_ request: Request, context: DiaryRequestContext) async throws -> Response {
@@ -91,7 +106,7 @@ struct SessionController {
 
     private func startSession(for user: User, request: Request, status: HTTPResponse.Status) async throws -> Response {
         let (token, session) = try await accounts.startSession(for: user)
-        var response = try JSONResponse.make(SessionBody(user: .init(name: user.name), csrfToken: session.csrfToken), status: status)
+        var response = try JSONResponse.make(SessionBody(user: .init(name: user.name), csrfToken: session.csrfToken, setupNeeded: false), status: status)
         response.setCookie(sessionCookie(token, request: request, maxAge: Int(SQLiteAccountStore.sessionLifetime)))
         return response
     }
