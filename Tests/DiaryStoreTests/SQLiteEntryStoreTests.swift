@@ -111,3 +111,14 @@ struct OwnerIsolationTests {
         #expect(try await alice.search("serenity", limit: 10).count == 1)
     }
 }
+
+@Suite("The file's layout")
+struct FileLayoutTests {
+    @Test("A new diary has 16 KiB pages, so entries do not spill into half-empty overflow pages")
+    func pageSize() async throws {
+        let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
+        _ = try SQLiteEntryStore(path: path)
+        let size = try await DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA page_size") }
+        #expect(size == 16_384)
+    }
+}

@@ -8,10 +8,17 @@ public enum Snippet {
     /// Text around the first place any word of `query` occurs in `body` (or the start of the
     /// body when the match was in the title), with "…" where the text was cut.
     public static func of(_ body: String, matching query: String) -> String {
-        let words = query.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
-        let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
-        let firstMatch = words.compactMap { body.range(of: $0, options: options)?.lowerBound }.min()
-        guard let match = firstMatch else { return excerpt(body, from: body.startIndex) }
+        let words = query.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+        // Lowercased and searched with the standard library: Foundation's case- and
+        // diacritic-insensitive search costs milliseconds per body, and a search shows twenty.
+        let lowered = body.lowercased()
+        let offsets = words.compactMap { word in
+            lowered.firstRange(of: word).map { lowered.distance(from: lowered.startIndex, to: $0.lowerBound) }
+        }
+        // Lowercasing keeps the count of characters but for rare letters; clamp to be safe.
+        guard let offset = offsets.min(),
+              let match = body.index(body.startIndex, offsetBy: offset, limitedBy: body.endIndex)
+        else { return excerpt(body, from: body.startIndex) }
         // Start a little before the match, at a word boundary when one is near.
         let lead = Self.length / 4
         var start = body.index(match, offsetBy: -lead, limitedBy: body.startIndex) ?? body.startIndex
