@@ -57,3 +57,18 @@ struct ImportFileTests {
         #expect(try ImportFile.entries(from: file) == [entry])
     }
 }
+
+@Suite("The fast export writer")
+struct EntryJSONWriterTests {
+    @Test("It writes exactly what JSONEncoder writes, for awkward text and dates", arguments: [
+        Entry(title: "Quotes \" and \\ and /slashes/", body: "tab\tnewline\nreturn\r bell\u{07} 한글 ✓ 😀",
+              createdAt: Date(millisecondsSince1970: 1_608_651_333_123), updatedAt: Date(millisecondsSince1970: 1_700_000_000_999), version: 7),
+        Entry(title: "Before 1970", body: "", createdAt: Date(millisecondsSince1970: -86_400_001), deletedAt: Date(millisecondsSince1970: 0)),
+        Entry(title: "Leap day", body: "x", createdAt: Date(millisecondsSince1970: 951_782_400_000)),
+    ])
+    func sameAsEncoder(entry: Entry) throws {
+        var fast: [UInt8] = []
+        try EntryJSONWriter().append(entry, to: &fast)
+        #expect(String(decoding: fast, as: UTF8.self) == String(decoding: try ExportFile.line(for: entry), as: UTF8.self))
+    }
+}

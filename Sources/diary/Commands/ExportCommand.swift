@@ -46,8 +46,10 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     private func write(store: some EntryStore, to handle: FileHandle) async throws {
-        var buffer = Data()
-        buffer.append(contentsOf: Array((format == .json ? ExportFile.header : MarkdownExport.header).utf8))
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(4 << 20)
+        buffer.append(contentsOf: (format == .json ? ExportFile.header : MarkdownExport.header).utf8)
+        let writer = EntryJSONWriter()
         var cursor: EntryCursor?
         var first = true
         repeat {
@@ -55,10 +57,10 @@ struct ExportCommand: AsyncParsableCommand {
             for entry in batch.entries {
                 switch format {
                 case .json:
-                    if !first { buffer.append(contentsOf: Array(ExportFile.separator.utf8)) }
-                    buffer.append(try ExportFile.line(for: entry))
+                    if !first { buffer.append(contentsOf: ExportFile.separator.utf8) }
+                    try writer.append(entry, to: &buffer)
                 case .markdown:
-                    buffer.append(contentsOf: Array(MarkdownExport.section(for: entry).utf8))
+                    buffer.append(contentsOf: MarkdownExport.section(for: entry).utf8)
                 }
                 first = false
             }
