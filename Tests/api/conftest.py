@@ -11,18 +11,22 @@ the OpenAPI document (see openapi_check.py) before the test sees it.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
 from pathlib import Path
 from typing import Optional
 
 import pytest
 import requests
 
-from diary_api import Api
+from diary_api import AUTH, Api
 
 REPO = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("DIARY_BIN", REPO / ".build/debug/diary"))
@@ -36,8 +40,14 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+TESTER = {"name": "tester", "password": "correct horse battery staple"}
+
+
 class Server:
-    def __init__(self, workdir: Path):
+    """`diary serve` with weather off, unless `open_meteo_url` names a (local, fake)
+    Open-Meteo: no test ever reaches the internet."""
+
+    def __init__(self, workdir: Path, open_meteo_url: Optional[str] = None):
         if not BINARY.exists():
             pytest.fail(f"no server binary at {BINARY}: build it (swift build) or set DIARY_BIN")
         self.port = _free_port()
@@ -45,13 +55,20 @@ class Server:
         self.log_path = workdir / "server.log"
         self.base_url = f"http://127.0.0.1:{self.port}"
         self._log = open(self.log_path, "wb")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DIARY_")}
+        if open_meteo_url:
+            weather = ["--weather", "open-meteo"]
+            env["DIARY_OPEN_METEO_URL"] = open_meteo_url
+        else:
+            weather = ["--weather", "off"]
         self.process = subprocess.Popen(
             [str(BINARY), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--database", str(self.database)],
+             "--database", str(self.database), *weather],
             stdout=self._log,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             cwd=workdir,
+            env=env,
         )
 
     def log(self) -> str:
@@ -70,6 +87,20 @@ class Server:
                 time.sleep(0.1)
         self.kill()
         pytest.fail(f"server did not answer within {START_TIMEOUT:.0f} s:\n{self.log()}")
+
+    def log_in(self) -> None:
+        """Makes the diary's first account through /api/v1/setup, which logs in as it; every
+        client of this server then sends that session (see diary_api.AUTH). A server without
+        accounts answers 404 there and needs no login."""
+        response = requests.post(f"{self.base_url}/api/v1/setup", json=TESTER, timeout=30)
+        if response.status_code == 404:
+            return
+        assert response.status_code in (200, 201), f"setup failed: {response.status_code} {response.text}"
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in response.cookies.items())}
+        token = response.json().get("csrfToken")
+        if token:
+            headers["X-CSRF-Token"] = token
+        AUTH[self.base_url] = headers
 
     def stop(self) -> Optional[int]:
         """SIGTERM; the exit code, or None if it did not exit in time (then killed)."""
@@ -94,12 +125,77 @@ class Server:
 def server(tmp_path):
     srv = Server(tmp_path)
     srv.wait_ready()
+    srv.log_in()
     yield srv
     code = srv.stop()
     assert code == 0, (
         f"server did not shut down gracefully on SIGTERM: "
         f"{'still running after %.0f s' % STOP_TIMEOUT if code is None else 'exit code %d' % code}\n{srv.log()}"
     )
+
+
+class FakeOpenMeteo:
+    """A local Open-Meteo on 127.0.0.1: answers GET /v1/forecast with the documented JSON
+    (WMO code 61, night, 3.4 °C: "Slight rain", icon rain-night) and keeps every query."""
+
+    def __init__(self):
+        self.requests: list = []  # each request's query, {name: value}
+        self.current = {"time": "2026-11-22T01:00", "interval": 900,
+                        "temperature_2m": 3.4, "weather_code": 61, "is_day": 0}
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                url = urlsplit(self.path)
+                query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+                fake.requests.append(query)
+                if url.path != "/v1/forecast":
+                    self.send_error(404)
+                    return
+                body = json.dumps({
+                    "latitude": float(query.get("latitude", 0)), "longitude": float(query.get("longitude", 0)),
+                    "generationtime_ms": 0.04, "utc_offset_seconds": 0, "timezone": "GMT",
+                    "timezone_abbreviation": "GMT", "elevation": 38.0,
+                    "current_units": {"time": "iso8601", "interval": "seconds", "temperature_2m": "°C",
+                                      "weather_code": "wmo code", "is_day": ""},
+                    "current": fake.current,
+                }).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def open_meteo():
+    fake = FakeOpenMeteo()
+    yield fake
+    fake.close()
+
+
+@pytest.fixture
+def weather_api(tmp_path, open_meteo) -> Api:
+    """A client for a server whose weather comes from the fake Open-Meteo."""
+    srv = Server(tmp_path, open_meteo_url=open_meteo.url)
+    srv.wait_ready()
+    srv.log_in()
+    client = Api(srv.base_url)
+    yield client
+    client.session.close()
+    assert srv.stop() == 0, srv.log()
 
 
 @pytest.fixture

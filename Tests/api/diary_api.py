@@ -11,12 +11,22 @@ import requests
 from openapi_check import check
 
 
+# The diary is private. Per server (its base URL), the headers of a logged-in client: the
+# session cookie and the CSRF token every write echoes. Filled in by conftest.py.
+AUTH: dict = {}
+
+
+def auth_headers(base_url: str) -> dict:
+    return dict(AUTH.get(base_url.rstrip("/"), {}))
+
+
 class Api:
     """A client for /api/v1 whose every response is checked against the document."""
 
     def __init__(self, base_url: str):
         self.base_url = base_url
         self.session = requests.Session()
+        self.session.headers.update(auth_headers(base_url))
 
     def url(self, path: str) -> str:
         return urljoin(self.base_url, path)

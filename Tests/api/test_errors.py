@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from diary_api import assert_error
+from diary_api import assert_error, auth_headers
 from openapi_check import check
 
 MIB = 1024 * 1024
@@ -90,7 +90,7 @@ def _raw_exchange(base_url, method, path, headers, chunks=()):
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
     try:
         connection.putrequest(method, path)
-        for name, value in headers.items():
+        for name, value in {**auth_headers(base_url), **headers}.items():
             connection.putheader(name, value)
         connection.endheaders()
         try:

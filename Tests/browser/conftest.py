@@ -1,5 +1,8 @@
 """Fixtures for the browser tests: a real `diary serve` on a fresh database,
-Debian's Chromium driven by Playwright, and a check that no page logged an error."""
+Debian's Chromium driven by Playwright, and a check that no page logged an error.
+
+The server runs with `--weather off`, so no test reaches the internet; a test that
+uses the `open_meteo` fixture gets a server whose weather comes from that local fake."""
 
 import json
 import os
@@ -7,10 +10,13 @@ import re
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -41,31 +47,69 @@ def wait_for(check, timeout=10.0, message="condition"):
         time.sleep(0.1)
 
 
-class Server:
-    """A `diary serve` process; stop() and start() keep its port and database."""
+# The diary is private: each server's first account, made through /api/v1/setup.
+TESTER = {"name": "tester", "password": "correct horse battery staple"}
 
-    def __init__(self, folder):
+
+class Server:
+    """A `diary serve` process; stop() and start() keep its port and database (and its
+    account and sessions). The first start makes the account and logs this helper in."""
+
+    def __init__(self, folder, open_meteo_url=None):
+        self.open_meteo_url = open_meteo_url
         self.port = free_port()
         self.database = Path(folder) / "diary.sqlite"
         self.log_path = Path(folder) / "server.log"
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
+        self.auth = {}  # the session cookie and CSRF token api() sends
 
     def start(self):
         log = open(self.log_path, "ab")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DIARY_")}
+        weather = ["--weather", "off"]
+        if self.open_meteo_url:
+            weather = ["--weather", "open-meteo"]
+            env["DIARY_OPEN_METEO_URL"] = self.open_meteo_url
         self.process = subprocess.Popen(
-            [DIARY_BIN, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--database", str(self.database)],
-            stdout=log, stderr=subprocess.STDOUT,
+            [DIARY_BIN, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--database", str(self.database),
+             *weather],
+            stdout=log, stderr=subprocess.STDOUT, env=env,
         )
         deadline = time.monotonic() + 30
         while True:
             try:
                 with urllib.request.urlopen(self.url + "/", timeout=2):
-                    return
+                    break
             except (urllib.error.URLError, ConnectionError, OSError):
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"diary serve did not start:\n{self.log_path.read_text()}")
                 time.sleep(0.1)
+        if not self.auth:
+            self.set_up()
+
+    def set_up(self):
+        """Makes the diary's account, logged in as it. A server without accounts answers 404."""
+        request = urllib.request.Request(self.url + "/api/v1/setup", data=json.dumps(TESTER).encode(), method="POST")
+        request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                session = json.loads(response.read())
+                cookies = [c.split(";")[0] for c in response.headers.get_all("Set-Cookie") or []]
+        except urllib.error.HTTPError as error:
+            if error.code == 404:
+                return
+            raise
+        self.auth = {"Cookie": "; ".join(cookies)}
+        if session.get("csrfToken"):
+            self.auth["X-CSRF-Token"] = session["csrfToken"]
+
+    def log_in(self, context):
+        """Logs a browser context in (its own session), as the login form would."""
+        if not self.auth:
+            return
+        response = context.request.post(self.url + "/api/v1/session", data=TESTER)
+        assert response.ok, (response.status, response.text())
 
     def stop(self):
         if self.process and self.process.poll() is None:
@@ -81,6 +125,8 @@ class Server:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.url + "/api/v1/" + path, data=data, method=method)
         request.add_header("Content-Type", "application/json")
+        for key, value in self.auth.items():
+            request.add_header(key, value)
         for key, value in (headers or {}).items():
             request.add_header(key, value)
         try:
@@ -120,11 +166,69 @@ class Server:
         status, body = self.api("POST", "sample")
         assert status == 201, (status, body)
 
+    def weather_of(self, entry_id, timeout=10.0):
+        """The weather the server attached to the entry, waiting for it."""
+        return wait_for(lambda: (self.entry(entry_id) or {}).get("weather"), timeout, "the entry's weather")
+
+
+class FakeOpenMeteo:
+    """A local Open-Meteo on 127.0.0.1. GET /v1/forecast answers the documented JSON with
+    `current` (by default WMO code 61 at night, 3.4 °C: "Slight rain", icon rain-night);
+    every request's query is kept in `requests`."""
+
+    def __init__(self):
+        self.requests = []
+        self.current = {"time": "2026-11-22T01:00", "interval": 900,
+                        "temperature_2m": 3.4, "weather_code": 61, "is_day": 0}
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                url = urlsplit(self.path)
+                query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+                fake.requests.append(query)
+                if url.path != "/v1/forecast":
+                    self.send_error(404)
+                    return
+                body = json.dumps({
+                    "latitude": float(query.get("latitude", 0)), "longitude": float(query.get("longitude", 0)),
+                    "generationtime_ms": 0.04, "utc_offset_seconds": 0, "timezone": "GMT",
+                    "timezone_abbreviation": "GMT", "elevation": 38.0,
+                    "current_units": {"time": "iso8601", "interval": "seconds", "temperature_2m": "°C",
+                                      "weather_code": "wmo code", "is_day": ""},
+                    "current": dict(fake.current),
+                }).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
 
 @pytest.fixture
-def server():
+def open_meteo():
+    fake = FakeOpenMeteo()
+    yield fake
+    fake.close()
+
+
+@pytest.fixture
+def server(request):
+    # A test that asks for the fake Open-Meteo gets a server that uses it.
+    fake = request.getfixturevalue("open_meteo") if "open_meteo" in request.fixturenames else None
     with tempfile.TemporaryDirectory(prefix="diary-browser-") as folder:
-        srv = Server(folder)
+        srv = Server(folder, open_meteo_url=fake.url if fake else None)
         srv.start()
         try:
             yield srv
@@ -155,11 +259,14 @@ class Pages:
         """Errors the test causes on purpose, e.g. a refused connection."""
         self.allowed.append(re.compile(pattern))
 
-    def context(self, locale="en-US", **options):
+    def context(self, locale="en-US", log_in=True, **options):
+        """A fresh browser context, logged in to the diary unless log_in is False."""
         settings = {**DESKTOP, "locale": locale, "timezone_id": "UTC", "base_url": self.server.url, **options}
         context = self.browser.new_context(**settings)
         self.contexts.append(context)
         context.on("page", self.watch)
+        if log_in:
+            self.server.log_in(context)
         return context
 
     def watch(self, page):

@@ -13,11 +13,20 @@ export class ApiError extends Error {
 // Relative, so the app also works when served under a sub-path.
 const base = 'api/v1/';
 
+// The session's CSRF token: every state-changing request echoes it, so another site
+// cannot make this browser write to the diary. Set when the session is known.
+let csrfToken = null;
+export const setCsrfToken = (token) => { csrfToken = token; };
+
+// Told when the server says no one is logged in (the session ended, say).
+export const sessionEvents = new EventTarget();
+
 async function request(method, path, { body, headers = {}, keepalive = false } = {}) {
   let res;
   try {
     const json = body === undefined ? undefined : JSON.stringify(body);
     if (json !== undefined) headers['Content-Type'] = 'application/json';
+    if (csrfToken && method !== 'GET') headers['X-CSRF-Token'] = csrfToken;
     // Browsers refuse keepalive bodies over 64 KiB; a long entry goes without it.
     res = await fetch(base + path, {
       method, headers, body: json, cache: 'no-store',
@@ -28,9 +37,16 @@ async function request(method, path, { body, headers = {}, keepalive = false } =
   }
   if (res.status === 204) return null;
   const data = await res.json().catch(() => null);
+  if (res.status === 401 && path !== 'session') sessionEvents.dispatchEvent(new Event('ended'));
   if (!res.ok) throw new ApiError(res.status, data);
   return data;
 }
+
+export const getSession = () => request('GET', 'session');
+export const setupNeeded = () => request('GET', 'setup');
+export const setUp = (name, password) => request('POST', 'setup', { body: { name, password } });
+export const logIn = (name, password) => request('POST', 'session', { body: { name, password } });
+export const logOut = () => request('DELETE', 'session');
 
 const enc = encodeURIComponent;
 const page = (path, cursor, limit) =>
@@ -48,8 +64,12 @@ export const trashEntry = (id, opts = {}) =>
   request('DELETE', `entries/${enc(id)}`, { keepalive: opts.keepalive });
 
 // The client picks the id, so a retried POST finds the entry it already made.
+// `opts.location` ({latitude, longitude}, already rounded) asks the server for the weather.
 export const createEntry = (id, title, body, opts = {}) =>
-  request('POST', 'entries', { body: { id, title, body }, keepalive: opts.keepalive });
+  request('POST', 'entries', {
+    body: opts.location ? { id, title, body, location: opts.location } : { id, title, body },
+    keepalive: opts.keepalive,
+  });
 
 export const updateEntry = (id, version, title, body, opts = {}) =>
   request('PUT', `entries/${enc(id)}`, {

@@ -8,6 +8,7 @@
 
 import * as api from './api.js';
 import * as drafts from './drafts.js';
+import { takePlace } from './weather.js';
 
 export const events = new EventTarget();
 const emit = (type, detail) => events.dispatchEvent(new CustomEvent(type, { detail }));
@@ -101,7 +102,14 @@ async function send(id, { keepalive = false } = {}) {
     const fp = drafts.fingerprint(title, body);
     drafts.patch(id, { sent: [...(draft.sent ?? []).slice(-4), fp] });
     if (base == null) {
-      const entry = await api.createEntry(id, title, body, { keepalive });
+      // The place goes with the first try only if it is known by then; a retry
+      // sends what the first try did.
+      let location = draft.location;
+      if (location === undefined) {
+        location = takePlace(id);
+        drafts.patch(id, { location });
+      }
+      const entry = await api.createEntry(id, title, body, { keepalive, location });
       // 200 for an id that exists: an earlier try of ours got through, maybe
       // with older text. Then the entry needs a PUT on top of it.
       if (entry.title === title && entry.body === body) acknowledge(id, entry, title, body);

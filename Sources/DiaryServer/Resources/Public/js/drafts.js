@@ -1,7 +1,8 @@
 // Text the server has not acknowledged yet, kept in localStorage so that a
 // failed save, a closed tab or a reload loses nothing. One record per entry:
 // {id, title, body, base: version it was edited from (null: not created yet),
-//  created, left: writer has left it, sent: hashes of texts sent unacknowledged}
+//  created, left: writer has left it, sent: hashes of texts sent unacknowledged,
+//  location: the rounded place the first POST sent (null: none; absent: not tried yet)}
 
 const prefix = 'diary.draft.';
 const memory = new Map(); // used where localStorage is unavailable or full

@@ -11,6 +11,10 @@ import { formatDate, t } from './i18n.js';
 import { refresh } from './router.js';
 import { shareEntry } from './share.js';
 import { keepCaretVisible } from './viewport.js';
+import { locate, weatherLine } from './weather.js';
+
+// The weather is attached by the server a moment after a new entry is saved.
+const WEATHER_LOOKUP_MS = 4000;
 
 // crypto.randomUUID needs a secure context; plain http on a home network has none.
 function newId() {
@@ -26,8 +30,14 @@ export function showEditor(root, existingId) {
   const id = existingId ?? newId();
   let createdAt = new Date().toISOString();
   let gone = false; // deleted on purpose: nothing left to save
+  let weatherTimer = null;
+
+  // A new entry: find where the writer is now, for the weather. Its first
+  // save takes the place if it is known by then, and never waits for it.
+  if (!existingId) locate(id);
 
   const date = h('time', {});
+  const weather = h('span', { class: 'entry-weather-slot', hidden: true });
   const title = h('textarea', {
     class: 'title-field', rows: 1, 'aria-label': t.titlePlaceholder,
     placeholder: t.titlePlaceholder, enterkeyhint: 'next', maxlength: 1000,
@@ -39,7 +49,7 @@ export function showEditor(root, existingId) {
     h('header', { class: 'bar' },
       h('div', { class: 'bar-inner' },
         iconLink('back', t.back, '#/'),
-        h('h1', { class: 'entry-date' }, date),
+        h('div', { class: 'entry-heading' }, h('h1', { class: 'entry-date' }, date), weather),
         more)),
     h('main', { class: 'editor' }, notice, title, body));
   root.append(screen);
@@ -48,6 +58,12 @@ export function showEditor(root, existingId) {
     createdAt = iso;
     date.dateTime = iso;
     date.textContent = formatDate(iso);
+  }
+
+  function showWeather(entry) {
+    const line = weatherLine(entry?.weather);
+    weather.replaceChildren(...(line ? [line] : []));
+    weather.hidden = !line;
   }
 
   function fill(text) {
@@ -92,7 +108,21 @@ export function showEditor(root, existingId) {
   const onHidden = () => document.visibilityState === 'hidden' && !gone && autosave.save(id, { keepalive: true });
   const onPageHide = () => !gone && autosave.leave(id, { keepalive: true });
   const onReplaced = (e) => e.detail.id === id && fill(e.detail.entry);
-  const onSaved = (e) => e.detail.id === id && showDate(e.detail.entry.createdAt);
+  const onSaved = (e) => {
+    if (e.detail.id !== id) return;
+    const entry = e.detail.entry;
+    showDate(entry.createdAt);
+    showWeather(entry);
+    // Just written with a place: look once more, when the server has had time to add the weather.
+    if (entry.location && !entry.weather && entry.version === 1 && !weatherTimer) {
+      weatherTimer = setTimeout(async () => {
+        try {
+          const now = await api.getEntry(id);
+          if (screen.isConnected) showWeather(now);
+        } catch {} // the list will show it
+      }, WEATHER_LOOKUP_MS);
+    }
+  };
   const onResize = () => growTitle();
   document.addEventListener('visibilitychange', onHidden);
   addEventListener('pagehide', onPageHide);
@@ -113,6 +143,7 @@ export function showEditor(root, existingId) {
       const entry = await api.getEntry(id);
       autosave.known(id, entry.version);
       showDate(entry.createdAt);
+      showWeather(entry);
       fill(draft ?? entry);
       if (entry.deletedAt) showTrashed();
     } catch (error) {
@@ -177,6 +208,7 @@ export function showEditor(root, existingId) {
   load();
 
   return () => {
+    clearTimeout(weatherTimer);
     document.removeEventListener('visibilitychange', onHidden);
     removeEventListener('pagehide', onPageHide);
     removeEventListener('resize', onResize);

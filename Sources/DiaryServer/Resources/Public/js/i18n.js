@@ -49,6 +49,12 @@ const strings = {
     keepMine: 'Keep mine',
     useTheirs: 'Use theirs',
     actionsFor: (title) => `Actions for “${title}”`,
+    locationNeeded: 'Weather needs your location.',
+    // The providers' own words are English; these name each kind of weather.
+    conditions: {
+      clear: 'Clear', clouds: 'Clouds', rain: 'Rain', drizzle: 'Drizzle',
+      snow: 'Snow', thunderstorm: 'Thunderstorm', mist: 'Mist',
+    },
   },
   ko: {
     appName: '일기장',
@@ -97,6 +103,11 @@ const strings = {
     keepMine: '내 글 남기기',
     useTheirs: '다른 곳의 글로 바꾸기',
     actionsFor: (title) => `“${title}” 작업`,
+    locationNeeded: '날씨를 기록하려면 위치 권한이 필요해요.',
+    conditions: {
+      clear: '맑음', clouds: '흐림', rain: '비', drizzle: '이슬비',
+      snow: '눈', thunderstorm: '뇌우', mist: '안개',
+    },
   },
 };
 

@@ -11,6 +11,7 @@ import { paged } from './paged.js';
 import { refresh } from './router.js';
 import { shareEntry } from './share.js';
 import { enableSwipe } from './swipe.js';
+import { weatherIcon } from './weather.js';
 
 const SEARCH_DELAY_MS = 250;
 
@@ -110,7 +111,7 @@ function row(entry, context, snippet) {
         h('span', { class: title ? 'row-title' : 'row-title untitled' }, title ? mark(title) : t.untitled),
         h('span', { class: 'row-meta' },
           h('time', { datetime: entry.createdAt }, formatDate(entry.createdAt)),
-          weather(entry),
+          weatherIcon(entry.weather),
           snippet == null ? h('span', { class: 'row-excerpt' }, entry.excerpt) : null),
         // A search result shows its snippet whole, so the marked words are seen.
         snippet == null ? null : h('span', { class: 'row-snippet' }, mark(snippet))),
@@ -126,14 +127,6 @@ function row(entry, context, snippet) {
         },
       })));
   return li;
-}
-
-// The hook for the weather of the moment an entry was written (main, icon),
-// shipped as icons/weather/<icon>.svg. Entries carry no weather yet.
-function weather(entry) {
-  const w = entry.weather;
-  if (!w?.icon) return null;
-  return h('img', { class: 'weather', src: `icons/weather/${encodeURIComponent(w.icon)}.svg`, alt: w.main ?? '' });
 }
 
 function showEmpty(notice) {

@@ -3,6 +3,8 @@
 import * as autosave from './autosave.js';
 import { offerUndo } from './actions.js';
 import { watchConflicts } from './conflict.js';
+import { ensureSession } from './account.js';
+import { sessionEvents } from './api.js';
 import { showEditor } from './editor.js';
 import { lang, t } from './i18n.js';
 import { showList } from './list.js';
@@ -37,6 +39,15 @@ route(/^#\/new$/, (root) => showEditor(root, null));
 route(/^#\/entry\/([0-9a-fA-F-]{36})$/, (root, id) => showEditor(root, id.toLowerCase()));
 route(/^#\/trash$/, showTrash);
 
-// Whatever an earlier visit could not send goes first; the list waits for it.
-autosave.saveAll();
-start();
+// Nothing is drawn or sent before someone is logged in. Then whatever an earlier visit
+// could not send goes first; the list waits for it.
+ensureSession(document.getElementById('app')).then(() => {
+  autosave.saveAll();
+  start();
+});
+
+// A session that ends (logged out elsewhere, password changed) brings back the login;
+// unsaved text stays in this browser and is sent once logged in again.
+sessionEvents.addEventListener('ended', () => {
+  ensureSession(document.getElementById('app')).then(() => { autosave.saveAll(); refresh(); });
+});

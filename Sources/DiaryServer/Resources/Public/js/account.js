@@ -1,0 +1,86 @@
+// The door: the first account's setup on a new diary, then a login form. Nothing of the
+// diary is drawn before the server knows who is asking.
+
+import * as api from './api.js';
+import { lang } from './i18n.js';
+
+const words = {
+  en: {
+    setupTitle: 'Welcome to your diary',
+    setupHint: 'Choose a name and a password (at least 8 characters). Only you will read this diary.',
+    loginTitle: 'Diary',
+    loginHint: 'Log in to read and write your diary.',
+    name: 'Name', password: 'Password',
+    create: 'Create the account', logIn: 'Log in',
+  },
+  ko: {
+    setupTitle: '일기장에 오신 걸 환영해요',
+    setupHint: '이름과 비밀번호(8자 이상)를 정하세요. 이 일기장은 당신만 읽을 수 있어요.',
+    loginTitle: '일기장',
+    loginHint: '일기장을 보려면 로그인하세요.',
+    name: '이름', password: '비밀번호',
+    create: '계정 만들기', logIn: '로그인',
+  },
+};
+const w = words[lang] ?? words.en;
+
+/** Resolves once someone is logged in, drawing the setup or login form until then. */
+export async function ensureSession(root) {
+  const session = await api.getSession();
+  if (session.user) {
+    api.setCsrfToken(session.csrfToken);
+    return session;
+  }
+  return new Promise((resolve) => drawForm(root, session.setupNeeded, resolve));
+}
+
+function drawForm(root, isSetup, done) {
+  const form = document.createElement('form');
+  form.className = 'account column';
+  const heading = document.createElement('h1');
+  heading.textContent = isSetup ? w.setupTitle : w.loginTitle;
+  const hint = document.createElement('p');
+  hint.textContent = isSetup ? w.setupHint : w.loginHint;
+  const name = field(w.name, 'text', 'username');
+  const password = field(w.password, 'password', isSetup ? 'new-password' : 'current-password');
+  if (isSetup) password.input.minLength = 8;
+  const error = document.createElement('p');
+  error.className = 'account-error';
+  error.setAttribute('role', 'alert');
+  const submit = document.createElement('button');
+  submit.type = 'submit';
+  submit.className = 'primary';
+  submit.textContent = isSetup ? w.create : w.logIn;
+  form.append(heading, hint, name.label, password.label, error, submit);
+  root.replaceChildren(form);
+  name.input.focus();
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    error.textContent = '';
+    try {
+      const call = isSetup ? api.setUp : api.logIn;
+      const session = await call(name.input.value.trim(), password.input.value);
+      api.setCsrfToken(session.csrfToken);
+      done(session);
+    } catch (e) {
+      // The server's message says what was wrong (and never whether a name exists).
+      error.textContent = e.message;
+      submit.disabled = false;
+      if (isSetup && e.status === 404) drawForm(root, false, done);
+    }
+  });
+}
+
+function field(text, type, autocomplete) {
+  const label = document.createElement('label');
+  const caption = document.createElement('span');
+  caption.textContent = text;
+  const input = document.createElement('input');
+  input.type = type;
+  input.required = true;
+  input.autocomplete = autocomplete;
+  label.append(caption, input);
+  return { label, input };
+}
