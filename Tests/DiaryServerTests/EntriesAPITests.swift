@@ -33,6 +33,17 @@ struct EntriesAPITests {
         }
     }
 
+    @Test("If-Match: * knowingly replaces whatever version is there")
+    func ifMatchAny() async throws {
+        try await withDiaryAPI { client in
+            let id = try await client.create(title: "Draft")
+            _ = try await client.send(.put, "/api/v1/entries/\(id)", json: #"{"title":"Two","body":""}"#, headers: [.ifMatch: "\"1\""])
+            let (response, entry) = try await client.send(.put, "/api/v1/entries/\(id)", json: #"{"title":"Three","body":""}"#, headers: [.ifMatch: "*"])
+            #expect(response.status == .ok)
+            #expect(entry["version"] as? Int == 3)
+        }
+    }
+
     @Test("An update without If-Match is refused with 428")
     func ifMatchRequired() async throws {
         try await withDiaryAPI { client in

@@ -76,14 +76,14 @@ struct EntriesController<Store: EntryStore> {
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
         let store = diaries(try context.requireUser().id)
         let id = try context.entryID()
-        guard let version = request.ifMatchVersion else {
+        guard let precondition = request.ifMatch else {
             throw APIError(status: .preconditionRequired, code: "precondition_required",
                            message: "Send If-Match with the version the change is based on (the entry's ETag), so no other change is overwritten.")
         }
         var request = request
         let input = try await request.decodeJSON(ChangedEntry.self)
         let text = try EntryText(title: input.title, body: input.body)
-        let entry = try await store.update(id: id, to: text, expecting: version)
+        let entry = try await store.update(id: id, to: text, expecting: precondition.expectedVersion)
         return try JSONResponse.entry(entry)
     }
 

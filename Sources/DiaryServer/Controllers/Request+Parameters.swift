@@ -43,10 +43,22 @@ extension Request {
         return cursor
     }
 
-    /// The version in `If-Match`: `"3"`, `W/"3"` or `3`.
-    var ifMatchVersion: Int? {
+    /// What `If-Match` asks for: `"3"`, `W/"3"` or `3` names the version the change is based on;
+    /// `*` (HTTP's "whatever is there") knowingly replaces the current version.
+    var ifMatch: IfMatch? {
         guard var value = headers[.ifMatch]?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if value == "*" { return .any }
         if value.hasPrefix("W/") { value.removeFirst(2) }
-        return Int(value.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+        return Int(value.trimmingCharacters(in: CharacterSet(charactersIn: "\""))).map(IfMatch.version)
+    }
+}
+
+enum IfMatch {
+    case any
+    case version(Int)
+
+    var expectedVersion: Int? {
+        if case .version(let version) = self { return version }
+        return nil
     }
 }
