@@ -1,3 +1,4 @@
+import CompressNIO
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -117,6 +118,19 @@ struct EntriesAPITests {
             let (bad, error) = try await client.send(.get, "/api/v1/entries?cursor=garbage")
             #expect(bad.status == .badRequest)
             #expect(error["error"] as? String == "invalid_cursor")
+        }
+    }
+
+    @Test("A page of the list goes gzipped to a client that accepts it")
+    func gzippedPages() async throws {
+        try await withDiaryAPI { client in
+            for number in 0..<20 { _ = try await client.create(title: "Entry \(number)", body: String(repeating: "words and more words ", count: 12)) }
+            let plain = try await client.execute(uri: "/api/v1/entries", method: .get)
+            let packed = try await client.execute(uri: "/api/v1/entries", method: .get, headers: [.acceptEncoding: "gzip"])
+            #expect(packed.headers[.contentEncoding] == "gzip")
+            #expect(packed.body.readableBytes * 2 < plain.body.readableBytes)
+            var body = packed.body
+            #expect(try body.decompress(with: .gzip) == plain.body)
         }
     }
 

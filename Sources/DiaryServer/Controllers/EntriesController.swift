@@ -43,7 +43,7 @@ struct EntriesController<Store: EntryStore> {
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
         let store = diaries(try context.requireUser().id)
         let page = try await store.list(after: try request.cursor(), limit: try request.pageSize())
-        return try JSONResponse.make(PageBody(page))
+        return try JSONResponse.make(PageBody(page), for: request)
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
@@ -70,7 +70,7 @@ struct EntriesController<Store: EntryStore> {
         let store = diaries(try context.requireUser().id)
         let id = try context.entryID()
         guard let entry = try await store.entry(id: id) else { throw EntryError.notFound(id.diaryString) }
-        return try JSONResponse.entry(entry)
+        return try JSONResponse.entry(entry, for: request)
     }
 
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {

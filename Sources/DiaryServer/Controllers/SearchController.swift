@@ -25,6 +25,6 @@ struct SearchController<Store: EntryStore> {
             throw APIError.badRequest("Give the words to search for in q, as in /api/v1/search?q=serenity.")
         }
         let hits = try await store.search(query, limit: try request.pageSize())
-        return try JSONResponse.make(Results(results: hits.map { .init(entry: $0.entry, snippet: $0.snippet) }))
+        return try JSONResponse.make(Results(results: hits.map { .init(entry: $0.entry, snippet: $0.snippet) }), for: request)
     }
 }
