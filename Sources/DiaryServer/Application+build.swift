@@ -66,7 +66,7 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     Application(
         router: buildRouter(database: database, settings: settings, logger: logger),
-        configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Diary"),
+        configuration: .init(address: .hostname(settings.host, port: settings.port)),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
         logger: logger)
 }

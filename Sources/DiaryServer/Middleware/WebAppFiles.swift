@@ -15,7 +15,8 @@ struct WebAppFiles<Context: RequestContext>: RouterMiddleware {
         guard request.method == .get || request.method == .head, let file = files[request.uri.path] else {
             return try await next(request, context)
         }
-        var headers: HTTPFields = [.contentType: file.contentType, .eTag: file.eTag, .cacheControl: file.cacheControl, .vary: "Accept-Encoding"]
+        var headers: HTTPFields = [.contentType: file.contentType, .eTag: file.eTag, .cacheControl: file.cacheControl]
+        if file.gzipped != nil { headers[.vary] = "Accept-Encoding" }
         if request.headers[.ifNoneMatch] == file.eTag {
             return Response(status: .notModified, headers: headers)
         }
@@ -51,7 +52,7 @@ struct WebFile: Sendable {
             else { continue }
             let type = Self.contentTypes[(relative as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
             var body = ByteBuffer(bytes: data)
-            var gzipped = data.count > 512 && !type.hasPrefix("image/png") ? try? body.compress(with: .gzip) : nil
+            var gzipped = data.count > 512 && !type.hasPrefix("image/png") ? try? body.compress(with: .gzip(configuration: .init(compressionLevel: 9))) : nil
             if let compressed = gzipped, compressed.readableBytes >= data.count { gzipped = nil }
             body.moveReaderIndex(to: 0)
             files["/" + relative] = WebFile(contentType: type, body: body, gzipped: gzipped, eTag: "W/\"\(Self.digest(data))\"",

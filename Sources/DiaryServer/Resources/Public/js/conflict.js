@@ -9,11 +9,10 @@ import { t } from './i18n.js';
 const queue = [];
 let showing = false;
 
-export function watchConflicts() {
-  autosave.events.addEventListener('conflict', (e) => {
-    queue.push(e.detail);
-    if (!showing) next();
-  });
+/** Shows a conflict the autosave met, after any already on screen. */
+export function showConflict(detail) {
+  queue.push(detail);
+  if (!showing) next();
 }
 
 async function next() {

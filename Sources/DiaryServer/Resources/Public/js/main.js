@@ -2,15 +2,10 @@
 
 import * as autosave from './autosave.js';
 import { offerUndo } from './actions.js';
-import { watchConflicts } from './conflict.js';
-import { ensureSession } from './account.js';
-import { sessionEvents } from './api.js';
-import { showEditor } from './editor.js';
+import { getSession, sessionEvents, setCsrfToken } from './api.js';
 import { lang, t } from './i18n.js';
 import { showList } from './list.js';
 import { refresh, route, start } from './router.js';
-import { showTrash } from './trash.js';
-import { watchViewport } from './viewport.js';
 
 document.documentElement.lang = lang;
 document.title = t.appName;
@@ -31,13 +26,49 @@ autosave.events.addEventListener('status', (e) => {
 
 autosave.events.addEventListener('trashed', (e) => offerUndo(e.detail.id, t.emptiedToTrash, refresh));
 
-watchConflicts();
-watchViewport();
+// The conflict dialog is rare: it loads with the first conflict.
+autosave.events.addEventListener('conflict', (e) => {
+  import('./conflict.js').then((m) => m.showConflict(e.detail));
+});
 
+// The list comes with the page; the editor and the trash load when first opened, which keeps a
+// first visit light (a page of the diary, not every screen of the app).
+// The editor keeps the caret above a phone's keyboard (viewport.js): both load together.
+const editor = () =>
+  Promise.all([import('./editor.js'), import('./viewport.js')]).then(([module, viewport]) => {
+    viewport.watchViewport(); // the same listeners each time: the browser keeps one of each
+    return module;
+  });
 route(/^#\/?$/, showList);
-route(/^#\/new$/, (root) => showEditor(root, null));
-route(/^#\/entry\/([0-9a-fA-F-]{36})$/, (root, id) => showEditor(root, id.toLowerCase()));
-route(/^#\/trash$/, showTrash);
+route(/^#\/new$/, later(editor, (m, root) => m.showEditor(root, null)));
+route(/^#\/entry\/([0-9a-fA-F-]{36})$/, later(editor, (m, root, id) => m.showEditor(root, id.toLowerCase())));
+route(/^#\/trash$/, later(() => import('./trash.js'), (m, root) => m.showTrash(root)));
+
+/** A screen whose module loads on demand; leaving before it loaded draws nothing. */
+function later(load, show) {
+  return (root, ...args) => {
+    let teardown = null;
+    let left = false;
+    load().then((module) => {
+      if (!left) teardown = show(module, root, ...args) ?? null;
+    });
+    return () => {
+      left = true;
+      teardown?.();
+    };
+  };
+}
+
+/** Resolves once someone is logged in; the login or setup form loads only when needed. */
+async function ensureSession(root) {
+  const session = await getSession();
+  if (session.user) {
+    setCsrfToken(session.csrfToken);
+    return session;
+  }
+  const account = await import('./account.js');
+  return account.ensureSession(root);
+}
 
 // Nothing is drawn or sent before someone is logged in. Then whatever an earlier visit
 // could not send goes first; the list waits for it.
