@@ -66,3 +66,15 @@ struct CoordinatesTests {
         #expect(Coordinates(text: "north") == nil)
     }
 }
+
+@Suite("Excerpts")
+struct ExcerptTests {
+    @Test("The first line that is not blank, trimmed, at most 200 characters")
+    func firstLine() {
+        #expect(Excerpt.of("\n  \r\n   Rain all day.  \nSecond line") == "Rain all day.")
+        #expect(Excerpt.of("") == "")
+        #expect(Excerpt.of(" \n\t\n") == "")
+        #expect(Excerpt.of("비가 왔다\n둘째 줄") == "비가 왔다")
+        #expect(Excerpt.of(String(repeating: "가", count: 300)).count == 200)
+    }
+}

@@ -32,10 +32,20 @@ public enum Excerpt {
     public static let maximumLength = 200
 
     /// The first non-blank line of `body`, at most `maximumLength` characters.
-    public static func of(_ body: some StringProtocol) -> String {
-        for line in body.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if !trimmed.isEmpty { return String(trimmed.prefix(maximumLength)) }
+    ///
+    /// Lines are found by their bytes and only the chosen one is read as characters: a page of
+    /// the list makes twenty of these, and splitting whole bodies into lines showed in its time.
+    public static func of(_ body: String) -> String {
+        var rest = body[...]
+        while !rest.isEmpty {
+            let end = rest.utf8.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) ?? rest.endIndex
+            let line = rest[..<end].drop(while: \.isWhitespace)
+            if !line.isEmpty {
+                var shown = line.prefix(maximumLength)
+                while let last = shown.last, last.isWhitespace { shown.removeLast() }
+                return String(shown)
+            }
+            rest = end == rest.endIndex ? "" : rest[rest.utf8.index(after: end)...]
         }
         return ""
     }

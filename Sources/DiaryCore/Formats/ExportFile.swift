@@ -41,15 +41,14 @@ public enum ISODate {
     private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     private static let withoutFraction = Date.ISO8601FormatStyle()
 
-    /// Built from whole milliseconds: the format style truncates the binary fraction
-    /// (.123 would come out as .122), and a date must read back as it was written.
+    /// Built from whole milliseconds by arithmetic: Foundation's format style truncates the binary
+    /// fraction (.123 would come out as .122) and costs tens of microseconds a date, which a page
+    /// of the list (three dates a row) would feel.
     public static func string(from date: Date) -> String {
-        let milliseconds = date.millisecondsSince1970
-        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
-        let (wholeSeconds, wholeFraction) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
-        let base = Date(timeIntervalSince1970: Double(wholeSeconds)).formatted(withoutFraction)
-        let digits = String(wholeFraction)
-        return base.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        EntryJSONWriter.appendDate(date.millisecondsSince1970, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Reads "2020-12-22T15:35:33.000Z", with or without the fraction.

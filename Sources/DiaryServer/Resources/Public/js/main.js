@@ -1,11 +1,14 @@
 // Starts the app: language, routes, and the messages about saving.
 
 import * as autosave from './autosave.js';
+import * as drafts from './drafts.js';
 import { offerUndo } from './actions.js';
 import { getSession, sessionEvents, setCsrfToken } from './api.js';
 import { lang, t } from './i18n.js';
+import { showEditor } from './editor.js';
 import { showList } from './list.js';
 import { refresh, route, start } from './router.js';
+import { watchViewport } from './viewport.js';
 
 document.documentElement.lang = lang;
 document.title = t.appName;
@@ -26,22 +29,19 @@ autosave.events.addEventListener('status', (e) => {
 
 autosave.events.addEventListener('trashed', (e) => offerUndo(e.detail.id, t.emptiedToTrash, refresh));
 
+watchViewport();
+
 // The conflict dialog is rare: it loads with the first conflict.
 autosave.events.addEventListener('conflict', (e) => {
   import('./conflict.js').then((m) => m.showConflict(e.detail));
 });
 
-// The list comes with the page; the editor and the trash load when first opened, which keeps a
-// first visit light (a page of the diary, not every screen of the app).
-// The editor keeps the caret above a phone's keyboard (viewport.js): both load together.
-const editor = () =>
-  Promise.all([import('./editor.js'), import('./viewport.js')]).then(([module, viewport]) => {
-    viewport.watchViewport(); // the same listeners each time: the browser keeps one of each
-    return module;
-  });
+// The list and the editor come with the page, so a writer whose connection drops after it
+// loaded can still open the editor and write (the text waits in the browser). The trash, the
+// login form and the conflict dialog need the server anyway: they load when first needed.
 route(/^#\/?$/, showList);
-route(/^#\/new$/, later(editor, (m, root) => m.showEditor(root, null)));
-route(/^#\/entry\/([0-9a-fA-F-]{36})$/, later(editor, (m, root, id) => m.showEditor(root, id.toLowerCase())));
+route(/^#\/new$/, (root) => showEditor(root, null));
+route(/^#\/entry\/([0-9a-fA-F-]{36})$/, (root, id) => showEditor(root, id.toLowerCase()));
 route(/^#\/trash$/, later(() => import('./trash.js'), (m, root) => m.showTrash(root)));
 
 /** A screen whose module loads on demand; leaving before it loaded draws nothing. */
@@ -72,13 +72,20 @@ async function ensureSession(root) {
 
 // Nothing is drawn or sent before someone is logged in. Then whatever an earlier visit
 // could not send goes first; the list waits for it.
-ensureSession(document.getElementById('app')).then(() => {
+ensureSession(document.getElementById('app')).then((session) => {
+  drafts.setOwner(session.user.name);
   autosave.saveAll();
   start();
 });
 
 // A session that ends (logged out elsewhere, password changed) brings back the login;
 // unsaved text stays in this browser and is sent once logged in again.
+// One login form at a time: the saves retried meanwhile (each another 401) leave it be.
+// Drafts are their writer's: someone else logging in here neither sees nor sends them.
+let relogin = null;
 sessionEvents.addEventListener('ended', () => {
-  ensureSession(document.getElementById('app')).then(() => { autosave.saveAll(); refresh(); });
+  relogin ??= ensureSession(document.getElementById('app'))
+    .then((session) => { drafts.setOwner(session.user.name); autosave.saveAll(); refresh(); })
+    .catch(() => {})
+    .finally(() => { relogin = null; });
 });
