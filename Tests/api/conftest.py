@@ -26,7 +26,7 @@ from typing import Optional
 import pytest
 import requests
 
-from diary_api import AUTH, Api
+from diary_api import AUTH, TESTER, Api
 
 REPO = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("DIARY_BIN", REPO / ".build/debug/diary"))
@@ -40,14 +40,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-TESTER = {"name": "tester", "password": "correct horse battery staple"}
-
-
 class Server:
     """`diary serve` with weather off, unless `open_meteo_url` names a (local, fake)
     Open-Meteo: no test ever reaches the internet."""
 
-    def __init__(self, workdir: Path, open_meteo_url: Optional[str] = None):
+    def __init__(self, workdir: Path, open_meteo_url: Optional[str] = None, extra_args: tuple = ()):
         if not BINARY.exists():
             pytest.fail(f"no server binary at {BINARY}: build it (swift build) or set DIARY_BIN")
         self.port = _free_port()
@@ -56,6 +53,7 @@ class Server:
         self.base_url = f"http://127.0.0.1:{self.port}"
         self._log = open(self.log_path, "wb")
         env = {k: v for k, v in os.environ.items() if not k.startswith("DIARY_")}
+        env["DIARY_BCRYPT_COST"] = "4"  # a quick hash: tests log in often
         if open_meteo_url:
             weather = ["--weather", "open-meteo"]
             env["DIARY_OPEN_METEO_URL"] = open_meteo_url
@@ -63,7 +61,7 @@ class Server:
             weather = ["--weather", "off"]
         self.process = subprocess.Popen(
             [str(BINARY), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--database", str(self.database), *weather],
+             "--database", str(self.database), *weather, *extra_args],
             stdout=self._log,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
@@ -196,6 +194,42 @@ def weather_api(tmp_path, open_meteo) -> Api:
     yield client
     client.session.close()
     assert srv.stop() == 0, srv.log()
+
+
+def _starter(folder):
+    """start(*extra_args, log_in=True) -> a running Server on a new diary; and the list of them."""
+    started = []
+
+    def start(*extra_args: str, log_in: bool = True) -> Server:
+        srv = Server(folder(), extra_args=tuple(extra_args))
+        started.append(srv)
+        srv.wait_ready()
+        if log_in:
+            srv.log_in()
+        return srv
+
+    return start, started
+
+
+def _stop_all(started) -> None:
+    for srv in started:
+        assert srv.stop() == 0, f"server did not shut down gracefully on SIGTERM:\n{srv.log()}"
+
+
+@pytest.fixture
+def start_server(tmp_path_factory):
+    """Starts more servers (say with --trust-proxy, or without an account: log_in=False)."""
+    start, started = _starter(lambda: tmp_path_factory.mktemp("server"))
+    yield start
+    _stop_all(started)
+
+
+@pytest.fixture(scope="module")
+def start_module_server(tmp_path_factory):
+    """As start_server, for servers a whole test module shares."""
+    start, started = _starter(lambda: tmp_path_factory.mktemp("server"))
+    yield start
+    _stop_all(started)
 
 
 @pytest.fixture

@@ -11,6 +11,9 @@ import requests
 from openapi_check import check
 
 
+# The diary's first account, made through /api/v1/setup on every test server.
+TESTER = {"name": "tester", "password": "correct horse battery staple"}
+
 # The diary is private. Per server (its base URL), the headers of a logged-in client: the
 # session cookie and the CSRF token every write echoes. Filled in by conftest.py.
 AUTH: dict = {}
@@ -40,10 +43,7 @@ class Api:
             headers.setdefault("Content-Type", "application/json")
         response = self.session.request(method, self.url(path), data=data, headers=headers,
                                         params=params, timeout=timeout)
-        sent = response.request
-        body = sent.body.encode("utf-8") if isinstance(sent.body, str) else sent.body
-        check(sent.method, sent.url, sent.headers, body,
-              response.status_code, response.headers, response.content)
+        check_exchange(response)
         return response
 
     def get(self, path, **kw):
@@ -77,6 +77,14 @@ class Api:
             if cursor is None:
                 return rows
         raise AssertionError("paging never ended")
+
+
+def check_exchange(response: requests.Response) -> None:
+    """Holds one request and its response (made with any requests client) to the document."""
+    sent = response.request
+    body = sent.body.encode("utf-8") if isinstance(sent.body, str) else sent.body
+    check(sent.method, sent.url, sent.headers, body,
+          response.status_code, response.headers, response.content)
 
 
 def assert_error(response: requests.Response, status: int, code: str) -> dict:

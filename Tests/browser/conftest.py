@@ -55,8 +55,9 @@ class Server:
     """A `diary serve` process; stop() and start() keep its port and database (and its
     account and sessions). The first start makes the account and logs this helper in."""
 
-    def __init__(self, folder, open_meteo_url=None):
+    def __init__(self, folder, open_meteo_url=None, account=True):
         self.open_meteo_url = open_meteo_url
+        self.account = account  # False: a new diary, left for its setup page
         self.port = free_port()
         self.database = Path(folder) / "diary.sqlite"
         self.log_path = Path(folder) / "server.log"
@@ -67,6 +68,7 @@ class Server:
     def start(self):
         log = open(self.log_path, "ab")
         env = {k: v for k, v in os.environ.items() if not k.startswith("DIARY_")}
+        env["DIARY_BCRYPT_COST"] = "4"  # a quick hash: tests log in often
         weather = ["--weather", "off"]
         if self.open_meteo_url:
             weather = ["--weather", "open-meteo"]
@@ -85,7 +87,7 @@ class Server:
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"diary serve did not start:\n{self.log_path.read_text()}")
                 time.sleep(0.1)
-        if not self.auth:
+        if not self.auth and self.account:
             self.set_up()
 
     def set_up(self):
@@ -225,10 +227,12 @@ def open_meteo():
 
 @pytest.fixture
 def server(request):
-    # A test that asks for the fake Open-Meteo gets a server that uses it.
+    # A test that asks for the fake Open-Meteo gets a server that uses it; one marked
+    # `fresh_diary` gets a diary with no account yet (its setup page).
     fake = request.getfixturevalue("open_meteo") if "open_meteo" in request.fixturenames else None
+    account = request.node.get_closest_marker("fresh_diary") is None
     with tempfile.TemporaryDirectory(prefix="diary-browser-") as folder:
-        srv = Server(folder, open_meteo_url=fake.url if fake else None)
+        srv = Server(folder, open_meteo_url=fake.url if fake else None, account=account)
         srv.start()
         try:
             yield srv

@@ -12,6 +12,7 @@ const words = {
     loginHint: 'Log in to read and write your diary.',
     name: 'Name', password: 'Password',
     create: 'Create the account', logIn: 'Log in',
+    errors: { offline: 'The server could not be reached. Try again in a moment.' },
   },
   ko: {
     setupTitle: '일기장에 오신 걸 환영해요',
@@ -20,6 +21,12 @@ const words = {
     loginHint: '일기장을 보려면 로그인하세요.',
     name: '이름', password: '비밀번호',
     create: '계정 만들기', logIn: '로그인',
+    // The server's messages are English; the usual ones are said here in Korean.
+    errors: {
+      bad_login: '이름이나 비밀번호가 틀렸어요.',
+      too_many_attempts: '로그인에 여러 번 실패했어요. 15분 뒤에 다시 해 보세요.',
+      offline: '서버에 연결하지 못했어요. 잠시 뒤에 다시 해 보세요.',
+    },
   },
 };
 const w = words[lang] ?? words.en;
@@ -52,7 +59,9 @@ function drawForm(root, isSetup, done) {
   submit.className = 'primary';
   submit.textContent = isSetup ? w.create : w.logIn;
   form.append(heading, hint, name.label, password.label, error, submit);
-  root.replaceChildren(form);
+  const main = document.createElement('main'); // the page's one landmark
+  main.append(form);
+  root.replaceChildren(main);
   name.input.focus();
 
   form.addEventListener('submit', async (event) => {
@@ -66,7 +75,7 @@ function drawForm(root, isSetup, done) {
       done(session);
     } catch (e) {
       // The server's message says what was wrong (and never whether a name exists).
-      error.textContent = e.message;
+      error.textContent = w.errors[e.status ? e.code : 'offline'] ?? e.message;
       submit.disabled = false;
       if (isSetup && e.status === 404) drawForm(root, false, done);
     }

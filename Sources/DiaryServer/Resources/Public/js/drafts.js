@@ -7,15 +7,23 @@
 const prefix = 'diary.draft.';
 const memory = new Map(); // used where localStorage is unavailable or full
 
+// Each draft records its writer (`owner`, a user name). A browser shared by two people
+// reads, writes and sends only the logged-in user's drafts; the others wait for their writer.
+let owner = null;
+export const setOwner = (name) => { owner = name; };
+const mine = (draft) => (draft && (!draft.owner || draft.owner === owner) ? draft : null);
+
 export function get(id) {
   try {
     const raw = localStorage.getItem(prefix + id);
-    if (raw) return JSON.parse(raw);
+    if (raw) return mine(JSON.parse(raw));
   } catch {}
-  return memory.get(id) ?? null;
+  return mine(memory.get(id));
 }
 
 export function put(draft) {
+  if (draft.owner && draft.owner !== owner) return;
+  draft = { ...draft, owner: draft.owner ?? owner };
   memory.set(draft.id, draft);
   try {
     localStorage.setItem(prefix + draft.id, JSON.stringify(draft));
@@ -42,7 +50,7 @@ export function ids() {
       if (key?.startsWith(prefix)) found.add(key.slice(prefix.length));
     }
   } catch {}
-  return [...found];
+  return [...found].filter((id) => get(id));
 }
 
 export const isBlank = (title, body) => !title.trim() && !body.trim();

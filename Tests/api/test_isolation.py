@@ -1,0 +1,304 @@
+"""Isolation: one user's diary is closed to everyone else.
+
+User A (the diary's first account, `tester`) owns entries, one of them in the trash; user B
+(`bea`) is a second account. Every operation of openapi.yaml that touches entries is tried on
+A's entries by:
+
+* B, with a personal access token and with a browser session (CSRF token and all);
+* no one (no credentials at all);
+* A's own access token after `diary token revoke`;
+* A's browser session after logging out (its cookie and CSRF token replayed).
+
+Nothing may leak: B gets 404 on A's ids, exactly as on an id no one has (never 403, which
+would say the entry exists), and B's list, trash, search and sample never include A's entries;
+the others get 401. Nothing may change: afterwards A reads the very same bytes as before
+(versions, texts, trash state).
+
+The operations are listed in OPERATIONS; `test_every_operation_is_in_the_matrix` fails when
+openapi.yaml gains an operation that is not, so a new endpoint cannot skip this file.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass
+from typing import Callable
+
+import pytest
+import requests
+import yaml
+
+from diary_api import TESTER, Api, check_exchange
+from diary_cli import cli
+from openapi_check import DOCUMENT
+
+# Public operations, open to anyone: this document, logging in and out, the first setup.
+PUBLIC_PATHS = {"/api/v1/openapi.yaml", "/api/v1/session", "/api/v1/setup"}
+HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
+
+BEA = {"name": "bea", "password": "bea's own long password"}
+# A word only A's entries hold, live and trashed, so a search for it shows any leak.
+SECRET = "zebrafinch"
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+@dataclass
+class World:
+    server: object  # conftest's Server
+    a: Api  # A's logged-in session, the one that reads the "before" and "after"
+    live: list  # A's entries not in the trash (newest first)
+    trashed: dict  # A's entry in the trash
+    callers: dict  # caller name -> request headers
+
+    @property
+    def a_ids(self) -> set:
+        return {e["id"] for e in self.live} | {self.trashed["id"]}
+
+    @property
+    def a_texts(self) -> list:
+        return [e["title"] for e in [*self.live, self.trashed]] + [SECRET]
+
+
+def log_in(base_url: str, person: dict) -> dict:
+    """A new browser session for `person`: the headers a browser page would send."""
+    response = requests.post(f"{base_url}/api/v1/session", json=person, timeout=30)
+    assert response.status_code == 200, response.text
+    return {"Cookie": f"diary_session={response.cookies['diary_session']}",
+            "X-CSRF-Token": response.json()["csrfToken"]}
+
+
+@pytest.fixture(scope="module")
+def world(start_module_server) -> World:
+    server = start_module_server()  # A = TESTER, through /api/v1/setup
+    a = Api(server.base_url)
+    db = server.database
+
+    first = a.create(f"A's first {SECRET}", f"A's first body, about the {SECRET}.")
+    second = a.create(f"A's second {SECRET}", "A's second body.")
+    changed = a.put(f"/api/v1/entries/{second['id']}", headers={"If-Match": '"1"'},
+                    json={"title": f"A's second {SECRET}, edited", "body": "A's second body, edited."})
+    assert changed.status_code == 200, changed.text
+    doomed = a.create(f"A's trashed {SECRET}", f"A's trashed body, {SECRET} too.")
+    response = a.delete(f"/api/v1/entries/{doomed['id']}")
+    assert response.status_code == 200, response.text
+    trashed = response.json()
+    live = [a.get(f"/api/v1/entries/{e['id']}").json() for e in (second, first)]
+
+    # A's token works, then is revoked.
+    a_token = cli(db, "token", "create", "a-script", "--user", TESTER["name"]).strip()
+    works = requests.get(f"{server.base_url}/api/v1/entries", headers={"Authorization": f"Bearer {a_token}"}, timeout=30)
+    assert works.status_code == 200 and len(works.json()["entries"]) == 2, works.text
+    cli(db, "token", "revoke", "a-script", "--user", TESTER["name"])
+
+    # A's second browser session, ended by logging out.
+    ended = log_in(server.base_url, TESTER)
+    out = requests.delete(f"{server.base_url}/api/v1/session", headers=ended, timeout=30)
+    assert out.status_code == 204, out.text
+
+    cli(db, "user", "add", BEA["name"], input=BEA["password"] + "\n")
+    b_token = cli(db, "token", "create", "b-script", "--user", BEA["name"]).strip()
+
+    callers = {
+        "B's token": {"Authorization": f"Bearer {b_token}"},
+        "B's session": log_in(server.base_url, BEA),
+        "no one": {},
+        "A's revoked token": {"Authorization": f"Bearer {a_token}"},
+        "A's ended session": ended,
+    }
+    yield World(server, a, live, trashed, callers)
+    a.session.close()
+
+
+def snapshot(world: World) -> dict:
+    """Everything A can read, as the exact bytes the server sends A."""
+    a = world.a
+    seen = {
+        "list": a.get("/api/v1/entries", params={"limit": 100}).content,
+        "trash": a.get("/api/v1/trash", params={"limit": 100}).content,
+        "search": a.get("/api/v1/search", params={"q": SECRET, "limit": 100}).content,
+    }
+    for entry_id in sorted(world.a_ids):
+        response = a.get(f"/api/v1/entries/{entry_id}")
+        assert response.status_code == 200, response.text
+        seen[entry_id] = (response.headers.get("ETag"), response.content)
+    return seen
+
+
+# -- The operations: each sends its requests for one caller and returns the responses. --------
+
+Send = Callable[..., requests.Response]
+
+
+@dataclass
+class Operation:
+    method: str
+    path: str  # as openapi.yaml writes it
+    send: Callable[[World, Send], list]  # -> [(what was asked, response)]
+    # How B's answers must look; None: like an unknown id (404 not_found).
+    check_b: Callable[[World, list, Send], None] | None = None
+
+
+def on_a_ids(method: str, template: str, **kw):
+    """The request once on A's live entry, once on A's trashed one, once on an id no one has."""
+    def send(world: World, request: Send) -> list:
+        ids = {"A's live entry": world.live[0]["id"], "A's trashed entry": world.trashed["id"],
+               "an unknown id": str(uuid.uuid4())}
+        return [(what, request(method, template.format(id=entry_id), **kw)) for what, entry_id in ids.items()]
+    return send
+
+
+def b_sees_nothing(world: World, answers: list, request: Send) -> None:
+    """B's answers about A's entries are the very answer about an id no one has: 404."""
+    for what, response in answers:
+        assert response.status_code == 404, f"{what}: {response.status_code} {response.text}"
+        assert response.json()["error"] == "not_found", f"{what}: {response.text}"
+        assert_no_leak(world, what, response)
+    # The same words but for the id itself: nothing tells A's entry from no entry.
+    bodies = {UUID.sub("ID", response.text) for _, response in answers}
+    assert len(bodies) == 1, f"B can tell A's entries from unknown ids: {bodies}"
+
+
+def assert_no_leak(world: World, what: str, response: requests.Response) -> None:
+    for text in world.a_texts:
+        assert text not in response.text, f"{what}: A's text {text!r} in {response.text[:300]}"
+
+
+def list_has_none_of_a(path: str, **params):
+    def send(world: World, request: Send) -> list:
+        return [(path, request("GET", path, params={"limit": 100, **params}))]
+
+    def check(world: World, answers: list, request: Send) -> None:
+        (what, response), = answers
+        assert response.status_code == 200, response.text
+        rows = response.json().get("entries") or [r["entry"] for r in response.json().get("results", [])]
+        assert not {r["id"] for r in rows} & world.a_ids, f"{what} shows B A's entries: {response.text[:500]}"
+        assert_no_leak(world, what, response)
+    return send, check
+
+
+def create_with_a_ids(world: World, request: Send) -> list:
+    answers = []
+    for what, entry in (("A's live entry's id", world.live[0]), ("A's trashed entry's id", world.trashed)):
+        answers.append((what, request("POST", "/api/v1/entries",
+                                      json={"id": entry["id"], "title": "Not A's", "body": "Written by someone else."})))
+    return answers
+
+
+def b_cannot_take_a_ids(world: World, answers: list, request: Send) -> None:
+    """Ids are unique across the file, so B cannot have one of A's: refused, with nothing of A's
+    entry (the retry rule's `200 with the existing entry` must not apply across diaries)."""
+    for what, response in answers:
+        assert response.status_code == 409, f"{what}: {response.status_code} {response.text}"
+        assert response.json()["error"] == "id_in_use", response.text
+        assert "current" not in response.json(), response.text
+        assert_no_leak(world, what, response)
+
+
+def sample(world: World, request: Send) -> list:
+    return [("sample", request("POST", "/api/v1/sample"))]
+
+
+def b_gets_its_own_sample(world: World, answers: list, request: Send) -> None:
+    """The sample goes into B's diary (empty, whatever A's holds), or is refused as not empty
+    once B has entries; either way B's diary never shows A's entries."""
+    (what, response), = answers
+    assert response.status_code in (201, 409), response.text
+    if response.status_code == 409:
+        assert response.json()["error"] == "not_empty", response.text
+    mine = request("GET", "/api/v1/entries", params={"limit": 100})
+    assert mine.status_code == 200, mine.text
+    assert len(mine.json()["entries"]) == 15
+    assert not {r["id"] for r in mine.json()["entries"]} & world.a_ids
+    assert_no_leak(world, what, mine)
+
+
+list_send, list_check = list_has_none_of_a("/api/v1/entries")
+trash_send, trash_check = list_has_none_of_a("/api/v1/trash")
+search_send, search_check = list_has_none_of_a("/api/v1/search", q=SECRET)
+
+OPERATIONS = [
+    Operation("GET", "/api/v1/entries", list_send, list_check),
+    Operation("POST", "/api/v1/entries", create_with_a_ids, b_cannot_take_a_ids),
+    Operation("GET", "/api/v1/entries/{id}", on_a_ids("GET", "/api/v1/entries/{id}")),
+    Operation("PUT", "/api/v1/entries/{id}", on_a_ids(
+        "PUT", "/api/v1/entries/{id}", headers={"If-Match": '"1"'}, json={"title": "Taken over", "body": "by B"})),
+    Operation("DELETE", "/api/v1/entries/{id}", on_a_ids("DELETE", "/api/v1/entries/{id}")),
+    Operation("POST", "/api/v1/entries/{id}/restore", on_a_ids("POST", "/api/v1/entries/{id}/restore")),
+    Operation("GET", "/api/v1/trash", trash_send, trash_check),
+    Operation("DELETE", "/api/v1/trash/{id}", on_a_ids("DELETE", "/api/v1/trash/{id}")),
+    Operation("GET", "/api/v1/search", search_send, search_check),
+    Operation("POST", "/api/v1/sample", sample, b_gets_its_own_sample),
+]
+# The PUT once more with `If-Match: *` ("whatever version is there"), where the server takes it.
+OPERATIONS.append(Operation("PUT", "/api/v1/entries/{id}", on_a_ids(
+    "PUT", "/api/v1/entries/{id}", headers={"If-Match": "*"}, json={"title": "Taken over", "body": "by B"})))
+
+CALLERS = ["B's token", "B's session", "no one", "A's revoked token", "A's ended session"]
+
+
+def documented_operations() -> set:
+    paths = yaml.safe_load(DOCUMENT.read_text())["paths"]
+    return {(method.upper(), path) for path, item in paths.items() for method in item
+            if method in HTTP_METHODS and path not in PUBLIC_PATHS}
+
+
+def test_every_operation_is_in_the_matrix():
+    covered = {(op.method, op.path) for op in OPERATIONS}
+    documented = documented_operations()
+    assert documented - covered == set(), "operations of openapi.yaml that test_isolation.py does not try"
+    assert covered - documented == set(), "operations test_isolation.py tries that openapi.yaml does not have"
+
+
+@pytest.mark.parametrize("caller", ["B's token", "B's session", "no one", "A's revoked token"])
+def test_the_document_describes_every_answer(world, caller):
+    """openapi.yaml tells a client what these callers get: 401, 404, 409 id_in_use and the rest
+    are documented responses of each operation, with their schemas."""
+    problems = []
+    for operation in OPERATIONS:
+        for what, response in operation.send(world, requester(world, caller)):
+            try:
+                check_exchange(response)
+            except AssertionError as error:
+                problems.append(f"{operation.method} {operation.path} on {what} -> {response.status_code} "
+                                f"{response.text[:120]}\n    {str(error).splitlines()[1]}")
+    assert not problems, f"answers to {caller} that openapi.yaml does not describe:\n" + "\n".join(problems)
+
+
+def requester(world: World, caller: str) -> Send:
+    headers = world.callers[caller]
+
+    def request(method: str, path: str, **kw) -> requests.Response:
+        merged = {**headers, **kw.pop("headers", {})}
+        return requests.request(method, world.server.base_url + path, headers=merged, timeout=30, **kw)
+    return request
+
+
+@pytest.mark.parametrize("caller", CALLERS)
+@pytest.mark.parametrize("operation", OPERATIONS,
+                         ids=[f"{op.method} {op.path}" + (" If-Match *" if i == len(OPERATIONS) - 1 else "")
+                              for i, op in enumerate(OPERATIONS)])
+def test_no_one_else_reads_or_changes_a_diary(world, operation, caller):
+    request = requester(world, caller)
+    before = snapshot(world)
+    answers = operation.send(world, request)
+    after = snapshot(world)
+
+    for what, response in answers:
+        assert response.status_code != 403, f"{caller}, {what}: 403 says the entry exists: {response.text}"
+    if caller.startswith("B's"):
+        (operation.check_b or b_sees_nothing)(world, answers, request)
+    else:
+        for what, response in answers:
+            assert response.status_code == 401, f"{caller}, {what}: {response.status_code} {response.text}"
+            assert response.json()["error"] == "unauthenticated", response.text
+            assert_no_leak(world, what, response)
+    assert after == before, f"{caller}'s {operation.method} {operation.path} changed A's diary"
+
+
+def test_a_still_reads_and_writes_its_own_diary(world):
+    """The matrix refused everyone else; A's own session and the entries are as they were made."""
+    rows = world.a.list_all()
+    assert [r["id"] for r in rows] == [e["id"] for e in world.live]
+    assert [r["id"] for r in world.a.list_all("/api/v1/trash")] == [world.trashed["id"]]
+    assert world.a.get(f"/api/v1/entries/{world.live[0]['id']}").json()["version"] == 2
