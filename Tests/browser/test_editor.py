@@ -94,11 +94,12 @@ def test_the_keyboard_never_covers_the_line_being_typed(pages, server):
     page.keyboard.type(" The last words.")
     page.set_viewport_size({"width": 390, "height": 420})  # the keyboard comes up
     # Nothing of the body is under the keyboard, and the caret's line is in view.
-    page.wait_for_function("""() => {
+    # Polled from Python: wait_for_function's predicate would need eval, which the CSP refuses.
+    wait_for(lambda: page.evaluate("""() => {
         const e = document.querySelector('.body-field');
         return e.getBoundingClientRect().bottom <= visualViewport.height + 1
             && e.scrollTop + e.clientHeight >= e.scrollHeight - 40;
-    }""", timeout=5000)
+    }"""), timeout=5, message="the caret's line above the keyboard")
 
 
 def test_an_entry_that_does_not_exist_says_so(pages, server):

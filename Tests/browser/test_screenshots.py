@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from conftest import DESKTOP, PHONE
+from conftest import DESKTOP, PHONE, wait_for
 
 SHOTS = Path(__file__).parent / "screenshots"
 
@@ -50,12 +50,16 @@ def test_screenshots(pages, server, open_meteo, device, locale, scheme):
 
     expect(page.locator(".row")).to_have_count(18)
     expect(page.locator(".row img.weather")).to_have_count(len(WEATHER_ENTRIES))
-    page.wait_for_function("[...document.querySelectorAll('.row img.weather')].every((i) => i.complete)")
+    # Polled from Python: wait_for_function evaluates its predicate in the page, which the
+    # app's Content-Security-Policy (no eval) refuses.
+    wait_for(lambda: page.evaluate("[...document.querySelectorAll('.row img.weather')].every((i) => i.complete)"),
+             message="the weather icons to load")
     page.screenshot(path=name("list"))
     page.locator(".row-link").first.click()
     expect(page.locator(".title-field")).not_to_have_value("")
     expect(page.locator(".entry-weather")).to_be_visible()
-    page.wait_for_function("document.querySelector('.entry-weather img').complete")
+    wait_for(lambda: page.evaluate("document.querySelector('.entry-weather img').complete"),
+             message="the editor's weather icon to load")
     page.screenshot(path=name("editor"))
     page.get_by_role("button", name="More" if locale == "en-US" else "더 보기").click()
     page.wait_for_timeout(300)
