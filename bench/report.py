@@ -238,6 +238,12 @@ def main(argv=None) -> int:
             if parts and "idle" in kv:
                 idle[parts[0]] = (int(kv["idle"]), int(kv.get("waited", 0)), kv.get("load", ""))
     if idle:
+        loads = [float(v[2]) for v in idle.values() if v[2]]
+        if loads:
+            w(f"- Load average (1 min) before each timed command: {min(loads):.2f} … {max(loads):.2f} "
+              f"on {m['nproc']} cores" + (" — the machine was shared with other work (builds, browser "
+              "tests) during this run, so wall times are higher and noisier than on an idle machine; "
+              "compare the CPU column" if max(loads) > 1.5 else ""))
         lo = min(v[0] for v in idle.values())
         waited = sum(v[1] for v in idle.values())
         busy = sorted(k for k, v in idle.items() if v[0] < 90)
@@ -248,17 +254,20 @@ def main(argv=None) -> int:
     w(f"- Reproduce: `{run['command']}` (took {run['seconds'] // 60} min {run['seconds'] % 60} s here, "
       f"with the build and the corpus)")
     w("")
-    w("Times are medians of whole processes (`hyperfine -N`, no shell), warm page cache, in milliseconds.")
+    w("Times are medians of whole processes (`hyperfine -N`, no shell), warm page cache, in milliseconds; "
+      "*fastest* is the quickest run, *CPU* the mean user + system time of a run (less sensitive than wall "
+      "time to other work on the machine).")
     w("")
 
     # ---- table
-    w("| what | Diary (ms) | Diary fastest (ms) | peer | peer (ms) | peer / Diary | runs (Diary / peer) |")
-    w("| --- | ---: | ---: | --- | ---: | ---: | --- |")
+    w("| what | Diary (ms) | Diary fastest (ms) | Diary CPU (ms) | peer | peer (ms) | peer / Diary | runs (Diary / peer) |")
+    w("| --- | ---: | ---: | ---: | --- | ---: | ---: | --- |")
     for key, dcmd, jcmd in ROWS:
         d = load(a.results, f"{key}.diary")
         j = load(a.results, f"{key}.jrnl")
         ratio = (j["median"] / d["median"]) if d and j else None
-        w(f"| `{dcmd}` | {ms(d and d['median'])} | {ms(d and d['min'])} | `{jcmd}` | {ms(j and j['median'])} | "
+        w(f"| `{dcmd}` | {ms(d and d['median'])} | {ms(d and d['min'])} | {ms(d and d['user'] + d['system'])} | "
+          f"`{jcmd}` | {ms(j and j['median'])} | "
           f"{f'{ratio:,.0f}×' if ratio and ratio >= 10 else (f'{ratio:.1f}×' if ratio else '—')} | "
           f"{d['runs'] if d else '—'} / {j['runs'] if j else '—'} |")
         if d and j:
@@ -272,7 +281,8 @@ def main(argv=None) -> int:
         if d and s:
             ratio = d["median"] / s["median"]
             sqlite_rows.append((wkey, word, d, s, ratio))
-            w(f"| `diary search {word}` | {ms(d['median'])} | {ms(d['min'])} | `sqlite3` shell, same SQL | "
+            w(f"| `diary search {word}` | {ms(d['median'])} | {ms(d['min'])} | {ms(d['user'] + d['system'])} | "
+              f"`sqlite3` shell, same SQL | "
               f"{ms(s['median'])} | {s['median'] / d['median']:.2f}× | {d['runs']} / {s['runs']} |")
     w("")
     st_d = load(a.results, "startup.diary")
