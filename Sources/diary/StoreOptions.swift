@@ -35,20 +35,25 @@ struct StoreOptions: ParsableArguments {
         return try DiaryDatabase(path: path)
     }
 
-    /// The diary the entry commands act on: `--user`'s (or `DIARY_USER`'s), else the only
-    /// user's, else, before any account exists, the local owner's (adopted by the first account).
+    /// The diary the entry commands act on: the chosen user's, or, before any account exists,
+    /// the local owner's (adopted by the first account).
     func openStore() async throws -> SQLiteEntryStore {
         let database = try openDatabase()
-        let accounts = SQLiteAccountStore(database: database)
+        let user = try await chosenUser(SQLiteAccountStore(database: database))
+        return database.entries(of: user?.id ?? .localOwner)
+    }
+
+    /// `--user`'s (or `DIARY_USER`'s) account, else the only one; `nil` when there is none yet.
+    func chosenUser(_ accounts: SQLiteAccountStore) async throws -> User? {
         let name = user ?? ProcessInfo.processInfo.environment["DIARY_USER"].flatMap { $0.isEmpty ? nil : $0 }
         if let name {
             guard let found = try await accounts.user(named: name) else { throw AccountError.noSuchUser(name) }
-            return database.entries(of: found.id)
+            return found
         }
         let users = try await accounts.users()
         switch users.count {
-        case 0: return database.entries(of: .localOwner)
-        case 1: return database.entries(of: users[0].id)
+        case 0: return nil
+        case 1: return users[0]
         default: throw UserChoiceError.severalUsers(users.map(\.name))
         }
     }

@@ -11,16 +11,10 @@ struct TokenCommand: AsyncParsableCommand {
 
     /// The account a token command acts for: `--user`, or the only one.
     static func account(_ options: StoreOptions, _ accounts: SQLiteAccountStore) async throws -> User {
-        if let name = options.user ?? ProcessInfo.processInfo.environment["DIARY_USER"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            guard let user = try await accounts.user(named: name) else { throw AccountError.noSuchUser(name) }
-            return user
+        guard let user = try await options.chosenUser(accounts) else {
+            throw SettingError("Tokens belong to an account, and there is none yet: add one with: diary user add NAME")
         }
-        let users = try await accounts.users()
-        switch users.count {
-        case 0: throw SettingError("Tokens belong to an account, and there is none yet: add one with: diary user add NAME")
-        case 1: return users[0]
-        default: throw UserChoiceError.severalUsers(users.map(\.name))
-        }
+        return user
     }
 
     struct Create: AsyncParsableCommand {
