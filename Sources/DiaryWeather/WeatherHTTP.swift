@@ -38,6 +38,9 @@ struct WeatherHTTP: Sendable {
             data = try await withDeadline(timeout, work)
         } catch let error as WeatherError {
             throw error
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            // The client's own deadline can fire a moment before ours: the same timeout.
+            throw .timedOut
         } catch {
             throw .unreachable(String(describing: type(of: error)))
         }
