@@ -1,6 +1,7 @@
 import DiaryCore
 import DiaryStore
 import Foundation
+import Testing
 
 /// Every backend the conformance suite runs against. The PostgreSQL store joins this list.
 enum StoreBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
@@ -24,5 +25,3 @@ enum TemporaryFolder {
         return url
     }
 }
-
-import Testing

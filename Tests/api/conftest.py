@@ -11,15 +11,12 @@ the OpenAPI document (see openapi_check.py) before the test sees it.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import socket
 import subprocess
-import threading
+import sys
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
 from pathlib import Path
 from typing import Optional
 
@@ -27,6 +24,10 @@ import pytest
 import requests
 
 from diary_api import AUTH, TESTER, Api
+
+# The fake Open-Meteo lives beside both test folders (Tests/fake_open_meteo.py).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fake_open_meteo import FakeOpenMeteo  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("DIARY_BIN", REPO / ".build/debug/diary"))
@@ -130,51 +131,6 @@ def server(tmp_path):
         f"server did not shut down gracefully on SIGTERM: "
         f"{'still running after %.0f s' % STOP_TIMEOUT if code is None else 'exit code %d' % code}\n{srv.log()}"
     )
-
-
-class FakeOpenMeteo:
-    """A local Open-Meteo on 127.0.0.1: answers GET /v1/forecast with the documented JSON
-    (WMO code 61, night, 3.4 °C: "Slight rain", icon rain-night) and keeps every query."""
-
-    def __init__(self):
-        self.requests: list = []  # each request's query, {name: value}
-        self.current = {"time": "2026-11-22T01:00", "interval": 900,
-                        "temperature_2m": 3.4, "weather_code": 61, "is_day": 0}
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):
-                url = urlsplit(self.path)
-                query = {k: v[-1] for k, v in parse_qs(url.query).items()}
-                fake.requests.append(query)
-                if url.path != "/v1/forecast":
-                    self.send_error(404)
-                    return
-                body = json.dumps({
-                    "latitude": float(query.get("latitude", 0)), "longitude": float(query.get("longitude", 0)),
-                    "generationtime_ms": 0.04, "utc_offset_seconds": 0, "timezone": "GMT",
-                    "timezone_abbreviation": "GMT", "elevation": 38.0,
-                    "current_units": {"time": "iso8601", "interval": "seconds", "temperature_2m": "°C",
-                                      "weather_code": "wmo code", "is_day": ""},
-                    "current": fake.current,
-                }).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 @pytest.fixture
