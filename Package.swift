@@ -71,6 +71,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A bare Hummingbird route answering a constant: the benchmarks' physical limit.
+        .executableTarget(
+            name: "bench-baseline",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "Sources/BenchBaseline"
+        ),
         .testTarget(name: "DiaryCoreTests", dependencies: ["DiaryCore"]),
         .testTarget(
             name: "DiaryStoreTests",
