@@ -58,17 +58,49 @@ struct ImportFileTests {
     }
 }
 
-@Suite("The fast export writer")
+@Suite("The fast JSON writer")
 struct EntryJSONWriterTests {
-    @Test("It writes exactly what JSONEncoder writes, for awkward text and dates", arguments: [
+    static let weather = Weather(provider: "open-meteo", condition: .rain, description: "light \"rain\"", isDay: false, temperatureCelsius: 11.0)
+
+    @Test("An entry comes out exactly as JSONEncoder writes it, for awkward text, dates, places and weather", arguments: [
         Entry(title: "Quotes \" and \\ and /slashes/", body: "tab\tnewline\nreturn\r bell\u{07} 한글 ✓ 😀",
               createdAt: Date(millisecondsSince1970: 1_608_651_333_123), updatedAt: Date(millisecondsSince1970: 1_700_000_000_999), version: 7),
         Entry(title: "Before 1970", body: "", createdAt: Date(millisecondsSince1970: -86_400_001), deletedAt: Date(millisecondsSince1970: 0)),
         Entry(title: "Leap day", body: "x", createdAt: Date(millisecondsSince1970: 951_782_400_000)),
+        Entry(title: "Seoul", body: "비", createdAt: Date(millisecondsSince1970: 1_608_651_333_000),
+              location: Coordinates(latitude: 37.5665, longitude: -126.978), weather: weather),
+        Entry(title: "No temperature", body: "", createdAt: Date(millisecondsSince1970: 1),
+              weather: Weather(provider: "openweather", condition: .clear, description: "", isDay: true, temperatureCelsius: nil)),
     ])
     func sameAsEncoder(entry: Entry) throws {
         var fast: [UInt8] = []
-        try EntryJSONWriter().append(entry, to: &fast)
+        EntryJSONWriter().append(entry, to: &fast)
         #expect(String(decoding: fast, as: UTF8.self) == String(decoding: try ExportFile.line(for: entry), as: UTF8.self))
+    }
+
+    @Test("A page of the list comes out as JSONEncoder writes it, with and without a next cursor")
+    func pageSameAsEncoder() throws {
+        struct Page: Encodable {
+            var entries: [EntrySummary]
+            var nextCursor: String?
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(entries, forKey: .entries)
+                try container.encode(nextCursor, forKey: .nextCursor)
+            }
+            enum CodingKeys: String, CodingKey { case entries, nextCursor }
+        }
+        let rows = [
+            EntrySummary(id: UUID(), title: "Tab\there", excerpt: "첫 줄 \"quoted\"", createdAt: Date(millisecondsSince1970: 1_608_651_333_123),
+                         updatedAt: Date(millisecondsSince1970: 1_608_651_334_000), version: 3, deletedAt: nil, weather: Self.weather),
+            EntrySummary(id: UUID(), title: "Trashed", excerpt: "", createdAt: Date(millisecondsSince1970: 0),
+                         updatedAt: Date(millisecondsSince1970: 0), version: 1, deletedAt: Date(millisecondsSince1970: 5)),
+        ]
+        for cursor in [EntryCursor(time: 1_608_651_333_123, sequence: 42), nil] {
+            var fast: [UInt8] = []
+            EntryJSONWriter().append(EntryPage(entries: rows, nextCursor: cursor), to: &fast)
+            let expected = try DiaryJSON.encoder().encode(Page(entries: rows, nextCursor: cursor?.token))
+            #expect(String(decoding: fast, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        }
     }
 }

@@ -11,12 +11,16 @@ enum JSONResponse {
     static func make(
         _ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], for request: Request? = nil
     ) throws -> Response {
-        let data = try DiaryJSON.encoder().encode(value)
+        make(json: ByteBuffer(bytes: try DiaryJSON.encoder().encode(value)), status: status, headers: headers, for: request)
+    }
+
+    /// JSON already written, as the busiest answers (entries and pages) are, by `EntryJSONWriter`.
+    static func make(json body: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], for request: Request? = nil) -> Response {
+        var body = body
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         fields[.cacheControl] = "no-store"
-        var body = ByteBuffer(bytes: data)
-        if let request, data.count > 1024, request.headers[.acceptEncoding]?.contains("gzip") == true,
+        if let request, body.readableBytes > 1024, request.headers[.acceptEncoding]?.contains("gzip") == true,
            let compressed = try? body.compress(with: .gzip(configuration: .init(compressionLevel: 1)))
         {
             body = compressed
@@ -27,10 +31,21 @@ enum JSONResponse {
     }
 
     /// An entry, with its version as the ETag that an update's If-Match must carry.
-    static func entry(_ entry: Entry, status: HTTPResponse.Status = .ok, location: Bool = false, for request: Request? = nil) throws -> Response {
+    static func entry(_ entry: Entry, status: HTTPResponse.Status = .ok, location: Bool = false, for request: Request? = nil) -> Response {
         var headers: HTTPFields = [.eTag: "\"\(entry.version)\""]
         if location { headers[.location] = "/api/v1/entries/\(entry.id.diaryString)" }
-        return try make(entry, status: status, headers: headers, for: request)
+        var json: [UInt8] = []
+        json.reserveCapacity(entry.body.utf8.count + entry.title.utf8.count + 300)
+        EntryJSONWriter().append(entry, to: &json)
+        return make(json: ByteBuffer(bytes: json), status: status, headers: headers, for: request)
+    }
+
+    /// A page of a list (the diary or the trash), with the cursor of the next one.
+    static func page(_ page: EntryPage, for request: Request) -> Response {
+        var json: [UInt8] = []
+        json.reserveCapacity(512 * (page.entries.count + 1))
+        EntryJSONWriter().append(page, to: &json)
+        return make(json: ByteBuffer(bytes: json), for: request)
     }
 }
 

@@ -43,7 +43,7 @@ struct EntriesController<Store: EntryStore> {
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
         let store = diaries(try context.requireUser().id)
         let page = try await store.list(after: try request.cursor(), limit: try request.pageSize())
-        return try JSONResponse.make(PageBody(page), for: request)
+        return JSONResponse.page(page, for: request)
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
@@ -52,7 +52,7 @@ struct EntriesController<Store: EntryStore> {
         let input = try await request.decodeJSON(NewEntry.self)
         let text = try EntryText(title: input.title, body: input.body)
         if let id = input.id, let existing = try await store.entry(id: id) {
-            return try JSONResponse.entry(existing)
+            return JSONResponse.entry(existing)
         }
         var place: Coordinates?
         if let location = input.location {
@@ -63,14 +63,14 @@ struct EntriesController<Store: EntryStore> {
         }
         let entry = try await store.create(text, id: input.id ?? UUID(), location: place)
         if let place, let weather { weather.record(for: entry, at: place, in: store) }
-        return try JSONResponse.entry(entry, status: .created, location: true)
+        return JSONResponse.entry(entry, status: .created, location: true)
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
         let store = diaries(try context.requireUser().id)
         let id = try context.entryID()
         guard let entry = try await store.entry(id: id) else { throw EntryError.notFound(id.diaryString) }
-        return try JSONResponse.entry(entry, for: request)
+        return JSONResponse.entry(entry, for: request)
     }
 
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
@@ -84,35 +84,16 @@ struct EntriesController<Store: EntryStore> {
         let input = try await request.decodeJSON(ChangedEntry.self)
         let text = try EntryText(title: input.title, body: input.body)
         let entry = try await store.update(id: id, to: text, expecting: precondition.expectedVersion)
-        return try JSONResponse.entry(entry)
+        return JSONResponse.entry(entry)
     }
 
     @Sendable func moveToTrash(_ request: Request, context: Context) async throws -> Response {
         let store = diaries(try context.requireUser().id)
-        return try JSONResponse.entry(try await store.moveToTrash(id: try context.entryID()))
+        return JSONResponse.entry(try await store.moveToTrash(id: try context.entryID()))
     }
 
     @Sendable func restore(_ request: Request, context: Context) async throws -> Response {
         let store = diaries(try context.requireUser().id)
-        return try JSONResponse.entry(try await store.restore(id: try context.entryID()))
+        return JSONResponse.entry(try await store.restore(id: try context.entryID()))
     }
-}
-
-/// A page of a list as JSON.
-struct PageBody: Encodable {
-    var entries: [EntrySummary]
-    var nextCursor: String?
-
-    init(_ page: EntryPage) {
-        entries = page.entries
-        nextCursor = page.nextCursor?.token
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(entries, forKey: .entries)
-        try container.encode(nextCursor, forKey: .nextCursor)
-    }
-
-    enum CodingKeys: String, CodingKey { case entries, nextCursor }
 }

@@ -15,7 +15,7 @@ struct TrashController<Store: EntryStore> {
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
         let store = diaries(try context.requireUser().id)
         let page = try await store.trash(after: try request.cursor(), limit: try request.pageSize())
-        return try JSONResponse.make(PageBody(page), for: request)
+        return JSONResponse.page(page, for: request)
     }
 
     @Sendable func purge(_ request: Request, context: Context) async throws -> Response {

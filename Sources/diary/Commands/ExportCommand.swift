@@ -58,7 +58,7 @@ struct ExportCommand: AsyncParsableCommand {
                 switch format {
                 case .json:
                     if !first { buffer.append(contentsOf: ExportFile.separator.utf8) }
-                    try writer.append(entry, to: &buffer)
+                    writer.append(entry, to: &buffer)
                 case .markdown:
                     buffer.append(contentsOf: MarkdownExport.section(for: entry).utf8)
                 }
