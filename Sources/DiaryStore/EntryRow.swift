@@ -9,52 +9,60 @@ struct EntryRow {
     var sequence: Int64
     var entry: Entry
 
+    /// Every query reads these columns in this order, so rows are read by position: looking
+    /// columns up by name compared strings for each of the fifteen, on each row of each page.
     static let columns = "seq, id, title, body, created_at, updated_at, version, deleted_at, " + weatherColumns
     static let weatherColumns =
         "latitude, longitude, weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature"
 
+    /// Positions in `columns` (a list reads `substr(body, …)` at `body`'s place).
+    enum Column {
+        static let sequence = 0, id = 1, title = 2, body = 3, createdAt = 4, updatedAt = 5, version = 6, deletedAt = 7
+        static let latitude = 8, longitude = 9, weatherProvider = 10, weatherCondition = 11, weatherDescription = 12
+        static let weatherIsDay = 13, weatherTemperature = 14
+    }
+
     init(_ row: Row) {
-        sequence = row["seq"]
+        sequence = row[Column.sequence]
         entry = Entry(
-            id: UUID(uuidString: row["id"]) ?? UUID(),
-            title: row["title"],
-            body: row["body"],
-            createdAt: Date(millisecondsSince1970: row["created_at"]),
-            updatedAt: Date(millisecondsSince1970: row["updated_at"]),
-            version: row["version"],
-            deletedAt: (row["deleted_at"] as Int64?).map(Date.init(millisecondsSince1970:)),
+            id: UUID(diaryString: row[Column.id]) ?? UUID(),
+            title: row[Column.title],
+            body: row[Column.body],
+            createdAt: Date(millisecondsSince1970: row[Column.createdAt]),
+            updatedAt: Date(millisecondsSince1970: row[Column.updatedAt]),
+            version: row[Column.version],
+            deletedAt: (row[Column.deletedAt] as Int64?).map(Date.init(millisecondsSince1970:)),
             location: Self.location(row),
             weather: Self.weather(row))
     }
 
     static func location(_ row: Row) -> Coordinates? {
-        guard let latitude = row["latitude"] as Double?, let longitude = row["longitude"] as Double? else { return nil }
+        guard let latitude = row[Column.latitude] as Double?, let longitude = row[Column.longitude] as Double? else { return nil }
         return Coordinates(latitude: latitude, longitude: longitude)
     }
 
     /// A stored condition this version does not know (written by a newer one) reads as no weather.
     static func weather(_ row: Row) -> Weather? {
-        guard let provider = row["weather_provider"] as String?,
-              let condition = (row["weather_condition"] as String?).flatMap(WeatherCondition.init(rawValue:))
+        guard let provider = row[Column.weatherProvider] as String?,
+              let condition = (row[Column.weatherCondition] as String?).flatMap(WeatherCondition.init(rawValue:))
         else { return nil }
-        return Weather(provider: provider, condition: condition, description: row["weather_description"] ?? "",
-                       isDay: row["weather_is_day"] ?? true, temperatureCelsius: row["weather_temperature"])
+        return Weather(provider: provider, condition: condition, description: row[Column.weatherDescription] ?? "",
+                       isDay: row[Column.weatherIsDay] ?? true, temperatureCelsius: row[Column.weatherTemperature])
     }
 
     static func setWeather(_ weather: Weather, sequence: Int64, _ db: Database) throws {
-        try db.execute(
-            sql: """
+        try db.cachedStatement(sql: """
                 UPDATE entry SET weather_provider = ?, weather_condition = ?, weather_description = ?,
                     weather_is_day = ?, weather_temperature = ? WHERE seq = ?
-                """,
+                """).execute(
             arguments: [weather.provider, weather.condition.rawValue, weather.description, weather.isDay,
                         weather.temperatureCelsius, sequence])
     }
 
     /// The entry with this id in `owner`'s diary; another user's entry is as good as absent.
     static func fetch(_ db: Database, id: UUID, owner: UserID) throws -> EntryRow? {
-        try Row.fetchOne(db, sql: "SELECT \(columns) FROM entry WHERE id = ? AND owner_id = ?", arguments: [id.diaryString, owner.rawValue])
-            .map(EntryRow.init)
+        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM entry WHERE id = ? AND owner_id = ?")
+        return try Row.fetchOne(statement, arguments: [id.diaryString, owner.rawValue]).map(EntryRow.init)
     }
 
     /// Whether any diary has an entry with this id.
@@ -63,11 +71,10 @@ struct EntryRow {
     }
 
     static func insert(_ entry: Entry, owner: UserID, _ db: Database) throws {
-        try db.execute(
-            sql: """
+        try db.cachedStatement(sql: """
                 INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+                """).execute(
             arguments: [
                 owner.rawValue,
                 entry.id.diaryString, entry.title, entry.body, entry.createdAt.millisecondsSince1970,
@@ -81,33 +88,29 @@ struct EntryRow {
 
     static func replaceText(of row: EntryRow, with entry: Entry, _ db: Database) throws {
         try unindex(row, db)
-        try db.execute(
-            sql: "UPDATE entry SET title = ?, body = ?, updated_at = ?, version = ? WHERE seq = ?",
+        try db.cachedStatement(sql: "UPDATE entry SET title = ?, body = ?, updated_at = ?, version = ? WHERE seq = ?").execute(
             arguments: [entry.title, entry.body, entry.updatedAt.millisecondsSince1970, entry.version, row.sequence])
         try index(sequence: row.sequence, title: entry.title, body: entry.body, db)
     }
 
     /// Trash and restore leave the words, and so the index, as they are: search filters the trash out.
     static func setTrashState(of row: EntryRow, to entry: Entry, _ db: Database) throws {
-        try db.execute(
-            sql: "UPDATE entry SET deleted_at = ?, version = ? WHERE seq = ?",
+        try db.cachedStatement(sql: "UPDATE entry SET deleted_at = ?, version = ? WHERE seq = ?").execute(
             arguments: [entry.deletedAt?.millisecondsSince1970, entry.version, row.sequence])
     }
 
     static func delete(_ row: EntryRow, _ db: Database) throws {
         try unindex(row, db)
-        try db.execute(sql: "DELETE FROM entry WHERE seq = ?", arguments: [row.sequence])
+        try db.cachedStatement(sql: "DELETE FROM entry WHERE seq = ?").execute(arguments: [row.sequence])
     }
 
     private static func index(sequence: Int64, title: String, body: String, _ db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO entry_search (rowid, title, body) VALUES (?, ?, ?)",
+        try db.cachedStatement(sql: "INSERT INTO entry_search (rowid, title, body) VALUES (?, ?, ?)").execute(
             arguments: [sequence, SearchText.indexed(title), SearchText.indexed(body)])
     }
 
     private static func unindex(_ row: EntryRow, _ db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO entry_search (entry_search, rowid, title, body) VALUES ('delete', ?, ?, ?)",
+        try db.cachedStatement(sql: "INSERT INTO entry_search (entry_search, rowid, title, body) VALUES ('delete', ?, ?, ?)").execute(
             arguments: [row.sequence, SearchText.indexed(row.entry.title), SearchText.indexed(row.entry.body)])
     }
 }

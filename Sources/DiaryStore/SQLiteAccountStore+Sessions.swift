@@ -26,11 +26,11 @@ extension SQLiteAccountStore {
     /// alive (noted at most once a minute, so reading the diary is not a write per request).
     public func session(token: String, now: Date = Date()) async throws -> Session? {
         let hash = RandomToken.hash(token)
-        let found = try await database.read { db -> (Session, Int64)? in
-            try Row.fetchOne(db, sql: """
+        let found = try database.readNow { db -> (Session, Int64)? in
+            try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT u.id, u.name, u.created_at, s.csrf_token, s.last_used_at
                 FROM session s JOIN user u ON u.id = s.user_id WHERE s.token_hash = ?
-                """, arguments: [hash]).map { (Session(user: Self.user($0), csrfToken: $0["csrf_token"]), $0["last_used_at"]) }
+                """), arguments: [hash]).map { (Session(user: Self.user($0), csrfToken: $0["csrf_token"]), $0["last_used_at"]) }
         }
         guard let (session, lastUsed) = found else { return nil }
         let nowMilliseconds = now.millisecondsSince1970

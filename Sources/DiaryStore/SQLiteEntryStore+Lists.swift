@@ -3,9 +3,12 @@ import Foundation
 import GRDB
 
 extension SQLiteEntryStore {
-    /// A list row needs only the start of the body; long bodies stay on disk.
+    /// A list row needs only the start of the body: its first line that is not blank, at most
+    /// `Excerpt.maximumLength` characters. Leading blank lines go in SQL, so 400 characters hold
+    /// that line (unless lines of only non-ASCII spaces come first), and the rest of the body is
+    /// never made a Swift string.
     private static let summaryColumns =
-        "seq, id, title, substr(body, 1, 1000) AS head, created_at, updated_at, version, deleted_at, " + EntryRow.weatherColumns
+        "seq, id, title, substr(ltrim(body, char(32, 9, 10, 13)), 1, 400) AS head, created_at, updated_at, version, deleted_at, " + EntryRow.weatherColumns
 
     public func list(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
         // Row-value comparison walks the partial index from the cursor on: no OFFSET scan.
@@ -14,7 +17,7 @@ extension SQLiteEntryStore {
             WHERE owner_id = ? AND deleted_at IS NULL AND (created_at, seq) < (?, ?)
             ORDER BY created_at DESC, seq DESC LIMIT ?
             """
-        return try await page(sql: sql, cursor: cursor, limit: limit, time: \.createdAt)
+        return try page(sql: sql, cursor: cursor, limit: limit, time: \.createdAt)
     }
 
     public func trash(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
@@ -23,34 +26,44 @@ extension SQLiteEntryStore {
             WHERE owner_id = ? AND deleted_at IS NOT NULL AND (deleted_at, seq) < (?, ?)
             ORDER BY deleted_at DESC, seq DESC LIMIT ?
             """
-        return try await page(sql: sql, cursor: cursor, limit: limit, time: { $0.deletedAt ?? $0.createdAt })
+        return try page(sql: sql, cursor: cursor, limit: limit, time: { $0.deletedAt ?? $0.createdAt })
     }
 
-    private func page(
-        sql: String, cursor: EntryCursor?, limit: Int, time: @escaping @Sendable (EntrySummary) -> Date
-    ) async throws -> EntryPage {
+    private func page(sql: String, cursor: EntryCursor?, limit: Int, time: (EntrySummary) -> Date) throws -> EntryPage {
         let start = cursor ?? EntryCursor(time: .max, sequence: .max)
-        return try await read { [owner] db in
-            // One row more than asked tells whether another page follows.
-            let rows = try Row.fetchAll(db, sql: sql, arguments: [owner.rawValue, start.time, start.sequence, limit + 1])
-            let summaries = rows.prefix(limit).map { row in (row["seq"] as Int64, Self.summary(row)) }
-            var next: EntryCursor?
-            if rows.count > limit, let last = summaries.last {
-                next = EntryCursor(time: time(last.1).millisecondsSince1970, sequence: last.0)
+        return try database.readNow { [owner] db in
+            // A prepared statement kept by the connection, read row by row: no copies of rows.
+            let statement = try db.cachedStatement(sql: sql)
+            let rows = try Row.fetchCursor(statement, arguments: [owner.rawValue, start.time, start.sequence, limit + 1])
+            var summaries: [EntrySummary] = []
+            summaries.reserveCapacity(limit)
+            var lastSequence: Int64 = 0
+            var more = false
+            while let row = try rows.next() {
+                // One row more than asked tells whether another page follows.
+                if summaries.count == limit {
+                    more = true
+                    break
+                }
+                lastSequence = row[EntryRow.Column.sequence]
+                summaries.append(Self.summary(row))
             }
-            return EntryPage(entries: summaries.map(\.1), nextCursor: next)
+            let next = more ? summaries.last.map { EntryCursor(time: time($0).millisecondsSince1970, sequence: lastSequence) } : nil
+            return EntryPage(entries: summaries, nextCursor: next)
         }
     }
 
+    /// A list row from `summaryColumns`, read by position (see `EntryRow.Column`).
     static func summary(_ row: Row) -> EntrySummary {
-        EntrySummary(
-            id: UUID(uuidString: row["id"]) ?? UUID(),
-            title: row["title"],
-            excerpt: Excerpt.of(row["head"] as String),
-            createdAt: Date(millisecondsSince1970: row["created_at"]),
-            updatedAt: Date(millisecondsSince1970: row["updated_at"]),
-            version: row["version"],
-            deletedAt: (row["deleted_at"] as Int64?).map(Date.init(millisecondsSince1970:)),
+        typealias Column = EntryRow.Column
+        return EntrySummary(
+            id: UUID(diaryString: row[Column.id]) ?? UUID(),
+            title: row[Column.title],
+            excerpt: Excerpt.of(row[Column.body] as String),
+            createdAt: Date(millisecondsSince1970: row[Column.createdAt]),
+            updatedAt: Date(millisecondsSince1970: row[Column.updatedAt]),
+            version: row[Column.version],
+            deletedAt: (row[Column.deletedAt] as Int64?).map(Date.init(millisecondsSince1970:)),
             weather: EntryRow.weather(row))
     }
 }
@@ -60,19 +73,18 @@ extension SQLiteEntryStore {
         let start = cursor ?? EntryCursor(time: .min, sequence: .min)
         return try await read { [owner] db in
             let rows = try Row.fetchAll(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     SELECT \(EntryRow.columns) FROM entry
                     WHERE owner_id = ? AND deleted_at IS NULL AND (created_at, seq) > (?, ?)
                     ORDER BY created_at, seq LIMIT ?
-                    """,
+                    """),
                 arguments: [owner.rawValue, start.time, start.sequence, limit + 1])
             let batch = rows.prefix(limit).map(EntryRow.init)
             var next: EntryCursor?
             if rows.count > limit, let last = batch.last {
                 next = EntryCursor(time: last.entry.createdAt.millisecondsSince1970, sequence: last.sequence)
             }
-            return EntryBatch(entries: batch.map(\.entry), nextCursor: next)
+            return EntryBatch(entries: batch.map { $0.entry }, nextCursor: next)
         }
     }
 }

@@ -115,9 +115,11 @@ struct EntriesAPITests {
                 uri = "/api/v1/entries?limit=3&cursor=\(next)"
             }
             #expect(seen == created.reversed())
-            let (bad, error) = try await client.send(.get, "/api/v1/entries?cursor=garbage")
-            #expect(bad.status == .badRequest)
-            #expect(error["error"] as? String == "invalid_cursor")
+            for cursor in ["garbage", "", "12.", "%2012.3"] {
+                let (bad, error) = try await client.send(.get, "/api/v1/entries?cursor=\(cursor)")
+                #expect(bad.status == .badRequest, "cursor \(cursor)")
+                #expect(error["error"] as? String == "invalid_cursor")
+            }
         }
     }
 

@@ -67,4 +67,34 @@ extension Date {
 extension UUID {
     /// Ids as the diary writes them: lowercase, like most of the world's UUIDs.
     public var diaryString: String { uuidString.lowercased() }
+
+    /// Reads an id in the 8-4-4-4-12 hex form, either case, as stored. Every row of every list
+    /// reads one, and Foundation's `init(uuidString:)` parses with `sscanf` (a microsecond each).
+    public init?(diaryString text: String) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        var high: UInt8?
+        for (index, character) in text.utf8.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard character == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let value: UInt8
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = character - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            if let first = high {
+                bytes.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
+        }
+        guard bytes.count == 16, high == nil, text.utf8.count == 36 else { return nil }
+        self.init(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                         bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
 }

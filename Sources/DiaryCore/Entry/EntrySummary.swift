@@ -39,9 +39,11 @@ public enum Excerpt {
         var rest = body[...]
         while !rest.isEmpty {
             let end = rest.utf8.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) ?? rest.endIndex
-            let line = rest[..<end].drop(while: \.isWhitespace)
+            let line = rest[..<end].drop(while: { $0.isWhitespace })
             if !line.isEmpty {
-                var shown = line.prefix(maximumLength)
+                // A line of at most that many bytes has at most that many characters: most
+                // first lines are short, and counting characters means finding grapheme breaks.
+                var shown = line.utf8.count <= maximumLength ? line : line.prefix(maximumLength)
                 while let last = shown.last, last.isWhitespace { shown.removeLast() }
                 return String(shown)
             }

@@ -18,9 +18,9 @@ public struct EntryText: Sendable, Hashable {
     public init(title: String, body: String) throws(EntryError) {
         var title = title
         var body = body
-        if let lineBreak = title.firstIndex(where: \.isNewline) {
+        if let lineBreak = title.firstIndex(where: { $0.isNewline }) {
             // Blank lines between the title and what follows are spacing, not text.
-            let rest = title[title.index(after: lineBreak)...].drop(while: \.isNewline)
+            let rest = title[title.index(after: lineBreak)...].drop(while: { $0.isNewline })
             title = String(title[..<lineBreak])
             if !rest.isBlank {
                 body = body.isEmpty ? String(rest) : String(rest) + "\n" + body
@@ -40,5 +40,5 @@ public struct EntryText: Sendable, Hashable {
 
 extension StringProtocol {
     /// True when there is nothing but white space and line breaks.
-    public var isBlank: Bool { allSatisfy(\.isWhitespace) }
+    public var isBlank: Bool { allSatisfy { $0.isWhitespace } }
 }

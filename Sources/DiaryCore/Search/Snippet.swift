@@ -22,7 +22,7 @@ public enum Snippet {
         // Start a little before the match, at a word boundary when one is near.
         let lead = Self.length / 4
         var start = body.index(match, offsetBy: -lead, limitedBy: body.startIndex) ?? body.startIndex
-        if start != body.startIndex, let space = body[start..<match].firstIndex(where: \.isWhitespace) {
+        if start != body.startIndex, let space = body[start..<match].firstIndex(where: { $0.isWhitespace }) {
             start = body.index(after: space)
         }
         return excerpt(body, from: start)

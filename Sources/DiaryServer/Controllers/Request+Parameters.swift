@@ -5,7 +5,7 @@ import Hummingbird
 extension RequestContext {
     /// The `:id` of the path. An id that is not a UUID names no entry: 404, as for an unknown one.
     func entryID() throws -> UUID {
-        guard let text = parameters.get("id"), let id = UUID(uuidString: text) else {
+        guard let text = parameters.get("id"), let id = UUID(diaryString: text) else {
             throw EntryError.notFound(parameters.get("id") ?? "")
         }
         return id
@@ -18,7 +18,10 @@ extension Request {
         for pair in (uri.query ?? "").split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts[0] == name else { continue }
-            let raw = parts.count > 1 ? parts[1].replacingOccurrences(of: "+", with: " ") : ""
+            guard parts.count > 1 else { return "" }
+            // Most values (a limit, a cursor) have nothing to decode: skip Foundation's decoder.
+            if !parts[1].utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) { return String(parts[1]) }
+            let raw = parts[1].replacingOccurrences(of: "+", with: " ")
             return raw.removingPercentEncoding ?? raw
         }
         return nil
@@ -35,7 +38,7 @@ extension Request {
 
     /// `cursor`, as a previous page's `nextCursor` gave it.
     func cursor() throws -> EntryCursor? {
-        guard let token = formValue("cursor"), !token.isEmpty else { return nil }
+        guard let token = formValue("cursor") else { return nil }
         guard let cursor = EntryCursor(token: token) else {
             throw APIError(status: .badRequest, code: "invalid_cursor",
                            message: "The cursor is not one this server gave; start again from the first page.")
