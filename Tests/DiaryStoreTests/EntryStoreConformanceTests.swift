@@ -38,6 +38,40 @@ struct EntryStoreConformanceTests {
         #expect(try await store.entry(id: entry.id) == changed)
     }
 
+    @Test("Many writes at once: each that succeeds is kept, each refused one changes nothing and fails alone", arguments: StoreBackend.allCases)
+    func concurrentWrites(backend: StoreBackend) async throws {
+        let store = try backend.makeStore()
+        let shared = try await store.create(try EntryText(title: "Shared", body: ""), id: UUID())
+        // 40 new entries, and 40 updates of one entry all based on version 1: exactly one of
+        // those may win; the other 39 are conflicts, which must not undo anything else.
+        let outcomes = await withTaskGroup(of: (created: Entry?, updated: Entry?, conflict: Bool).self) { group in
+            for number in 0..<40 {
+                group.addTask {
+                    (try? await store.create(try EntryText(title: "New \(number)", body: "Body \(number)"), id: UUID()), nil, false)
+                }
+                group.addTask {
+                    do {
+                        let entry = try await store.update(id: shared.id, to: try EntryText(title: "Tab \(number)", body: ""), expecting: 1)
+                        return (nil, entry, false)
+                    } catch EntryError.conflict {
+                        return (nil, nil, true)
+                    } catch {
+                        return (nil, nil, false)
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let created = outcomes.compactMap(\.created)
+        let winners = outcomes.compactMap(\.updated)
+        #expect(created.count == 40)
+        #expect(winners.count == 1)
+        #expect(outcomes.filter(\.conflict).count == 39)
+        for entry in created { #expect(try await store.entry(id: entry.id) == entry) }
+        #expect(try await store.entry(id: shared.id) == winners.first)
+        #expect(try await store.count() == 41)
+    }
+
     @Test("Saving the same words again is no change, whatever version it was based on", arguments: StoreBackend.allCases)
     func sameWordsAreNoChange(backend: StoreBackend) async throws {
         let store = try backend.makeStore()
