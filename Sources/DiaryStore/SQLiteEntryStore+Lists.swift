@@ -72,19 +72,30 @@ extension SQLiteEntryStore {
     public func export(after cursor: EntryCursor?, limit: Int) async throws -> EntryBatch {
         let start = cursor ?? EntryCursor(time: .min, sequence: .min)
         return try await read { [owner] db in
-            let rows = try Row.fetchAll(
+            // Read row by row into entries: no copy of each row (and its column names) first.
+            let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: """
                     SELECT \(EntryRow.columns) FROM entry
                     WHERE owner_id = ? AND deleted_at IS NULL AND (created_at, seq) > (?, ?)
                     ORDER BY created_at, seq LIMIT ?
                     """),
                 arguments: [owner.rawValue, start.time, start.sequence, limit + 1])
-            let batch = rows.prefix(limit).map(EntryRow.init)
-            var next: EntryCursor?
-            if rows.count > limit, let last = batch.last {
-                next = EntryCursor(time: last.entry.createdAt.millisecondsSince1970, sequence: last.sequence)
+            var entries: [Entry] = []
+            entries.reserveCapacity(limit)
+            var lastSequence: Int64 = 0
+            var more = false
+            while let row = try rows.next() {
+                // One row more than asked tells whether another batch follows.
+                if entries.count == limit {
+                    more = true
+                    break
+                }
+                let entryRow = EntryRow(row)
+                lastSequence = entryRow.sequence
+                entries.append(entryRow.entry)
             }
-            return EntryBatch(entries: batch.map { $0.entry }, nextCursor: next)
+            let next = more ? entries.last.map { EntryCursor(time: $0.createdAt.millisecondsSince1970, sequence: lastSequence) } : nil
+            return EntryBatch(entries: entries, nextCursor: next)
         }
     }
 }

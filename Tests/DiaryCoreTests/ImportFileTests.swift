@@ -78,6 +78,19 @@ struct EntryJSONWriterTests {
         #expect(String(decoding: fast, as: UTF8.self) == String(decoding: try ExportFile.line(for: entry), as: UTF8.self))
     }
 
+    @Test("Escapes land in the right place wherever they fall in a long run of ordinary text")
+    func escapesAnywhere() throws {
+        let pieces = ["a", "bcdefgh", "\"", "\\", "\n", "\u{01}", "\u{1F}", " ", "~", "한", "😀", "/", "é", "\t"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let text = (0..<Int.random(in: 0...30, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let entry = Entry(title: "t", body: text, createdAt: Date(millisecondsSince1970: 0))
+            var fast: [UInt8] = []
+            EntryJSONWriter().append(entry, to: &fast)
+            #expect(String(decoding: fast, as: UTF8.self) == String(decoding: try ExportFile.line(for: entry), as: UTF8.self))
+        }
+    }
+
     @Test("A page of the list comes out as JSONEncoder writes it, with and without a next cursor")
     func pageSameAsEncoder() throws {
         struct Page: Encodable {

@@ -50,10 +50,12 @@ struct ExportCommand: AsyncParsableCommand {
         buffer.reserveCapacity(4 << 20)
         buffer.append(contentsOf: (format == .json ? ExportFile.header : MarkdownExport.header).utf8)
         let writer = EntryJSONWriter()
-        var cursor: EntryCursor?
+        var batch = try await store.export(after: nil, limit: 1_000)
         var first = true
-        repeat {
-            let batch = try await store.export(after: cursor, limit: 1_000)
+        while true {
+            // The next batch is read while this one is written: the two cores share the work.
+            let cursor = batch.nextCursor
+            async let following: EntryBatch? = cursor == nil ? nil : store.export(after: cursor, limit: 1_000)
             for entry in batch.entries {
                 switch format {
                 case .json:
@@ -66,8 +68,9 @@ struct ExportCommand: AsyncParsableCommand {
             }
             try handle.write(contentsOf: buffer)
             buffer.removeAll(keepingCapacity: true)
-            cursor = batch.nextCursor
-        } while cursor != nil
+            guard let next = try await following else { break }
+            batch = next
+        }
         if format == .json { try handle.write(contentsOf: Array(ExportFile.footer.utf8)) }
     }
 }
