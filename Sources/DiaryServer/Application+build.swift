@@ -14,14 +14,17 @@ public struct ServerSettings: Sendable {
     public var trustProxy: Bool
     /// bcrypt's work factor for new passwords.
     public var bcryptCost: UInt8
+    /// How long a client may take to send a request's headers (see `RequestHeadDeadline`).
+    public var headerTimeout: Duration
 
     public init(host: String = "127.0.0.1", port: Int = 8080, weather: (any WeatherProvider)? = nil,
-                trustProxy: Bool = false, bcryptCost: UInt8 = 12) {
+                trustProxy: Bool = false, bcryptCost: UInt8 = 12, headerTimeout: Duration = .seconds(30)) {
         self.host = host
         self.port = port
         self.weather = weather
         self.trustProxy = trustProxy
         self.bcryptCost = bcryptCost
+        self.headerTimeout = headerTimeout
     }
 }
 
@@ -66,6 +69,10 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     Application(
         router: buildRouter(database: database, settings: settings, logger: logger),
+        // A fresh deadline handler for each connection (the closure runs per connection).
+        server: .http1(configuration: .init(additionalChannelHandlers: [
+            RequestHeadDeadline(limit: .nanoseconds(Int64(settings.headerTimeout / .nanoseconds(1))))
+        ])),
         configuration: .init(address: .hostname(settings.host, port: settings.port)),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
         logger: logger)

@@ -96,9 +96,10 @@ class ServerProcess:
     stop() is a graceful SIGTERM, kill() is `kill -9`. The port stays the same across
     restarts, so clients just reconnect. The output of every run goes to server.log."""
 
-    def __init__(self, database: Path, port: Optional[int] = None):
+    def __init__(self, database: Path, port: Optional[int] = None, extra_args: tuple[str, ...] = ()):
         require_binary()
         self.database = database
+        self.extra_args = list(extra_args)
         self.port = port or free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.api = f"{self.base_url}/api/v1"
@@ -113,7 +114,7 @@ class ServerProcess:
             with open(self.log_path, "ab") as log:
                 self.process = subprocess.Popen(
                     [str(BINARY), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                     "--database", str(self.database), "--weather", "off"],
+                     "--database", str(self.database), "--weather", "off", *self.extra_args],
                     stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                     cwd=self.database.parent, env=diary_env(),
                 )

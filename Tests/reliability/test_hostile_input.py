@@ -14,7 +14,7 @@ import time
 import pytest
 import requests
 
-from reliability_support import error_body
+from reliability_support import ServerProcess, error_body
 
 TIMEOUT = 30.0
 HUGE = 100 * 1024 * 1024          # 100 MB
@@ -267,3 +267,43 @@ def test_a_slowloris_client_does_not_hold_up_others(diary, slow_clients, record_
     record_property("slow_sockets_cut_off_by_server", cut_off[0])
     assert max(times) < 1.0, f"while a slowloris trickled, a GET took {max(times):.2f} s: {times}"
     assert trickling_during >= 3, "the slowloris did not really trickle while the others were served"
+
+
+def test_a_client_that_never_finishes_its_headers_gets_408_and_is_disconnected(account, record_property):
+    """With --header-timeout 2, trickled headers are cut off with a 408 in {error, message}
+    form after about 2 s, while a client that sends its headers in one go is answered at once."""
+    server = ServerProcess(account.database, extra_args=("--header-timeout", "2"))
+    server.start()
+    try:
+        slow = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        slow.sendall(f"GET /api/v1/entries HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n".encode())
+        started = time.monotonic()
+        received = b""
+        closed_after = None
+        while time.monotonic() - started < 8:
+            try:
+                slow.send(b"X")
+            except OSError:
+                closed_after = time.monotonic() - started
+                break
+            ready, _, _ = select.select([slow], [], [], 0.5)
+            if ready:
+                chunk = slow.recv(65536)
+                if not chunk:
+                    closed_after = time.monotonic() - started
+                    break
+                received += chunk
+            # A well-behaved client meanwhile is answered at once.
+            r = requests.get(f"{server.api}/entries", headers=account.headers, timeout=5)
+            assert r.status_code == 200, r.text
+        slow.close()
+        record_property("slow_client_cut_off_after_seconds", round(closed_after or -1, 2))
+        assert closed_after is not None, "the trickling client was never disconnected"
+        assert 1.5 <= closed_after <= 5, f"cut off after {closed_after:.2f} s, not about 2 s"
+        head, _, body = received.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408"), received[:200]
+        error = json.loads(body)
+        assert error["error"] == "request_timeout"
+        assert "2 seconds" in error["message"]
+    finally:
+        server.stop()

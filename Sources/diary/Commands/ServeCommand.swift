@@ -21,17 +21,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Trust X-Forwarded-Proto, -Host and -For from a TLS proxy in front (also DIARY_TRUST_PROXY=1). Only behind such a proxy.")
     var trustProxy = false
 
+    @Option(help: "Seconds a client may take to send a request's headers before it is answered 408 and disconnected.")
+    var headerTimeout = 30
+
     @Option(help: "Where new entries' weather comes from: open-meteo (no key needed), openweather (needs DIARY_OPENWEATHER_KEY or DIARY_OPENWEATHER_KEY_FILE), or off. Default: $DIARY_WEATHER, else open-meteo.")
     var weather: String?
 
     func run() async throws {
+        guard (1...3_600).contains(headerTimeout) else {
+            throw ValidationError("--header-timeout must be from 1 to 3600 seconds, got \(headerTimeout).")
+        }
         let provider = try WeatherSettings.provider(choice: weather, environment: ProcessInfo.processInfo.environment)
         let environment = ProcessInfo.processInfo.environment
         let database = try options.openDatabase()
         let settings = ServerSettings(
             host: host, port: port, weather: provider,
             trustProxy: trustProxy || environment["DIARY_TRUST_PROXY"] == "1",
-            bcryptCost: try PasswordSettings.bcryptCost(environment: environment))
+            bcryptCost: try PasswordSettings.bcryptCost(environment: environment),
+            headerTimeout: .seconds(headerTimeout))
         var logger = Logger(label: "diary")
         logger.logLevel = .info
         let host = self.host
