@@ -54,17 +54,16 @@ public final class DiaryDatabase: Sendable {
         do { return try await pool.read(work) } catch { throw StoreError.translating(error, path: path) }
     }
 
-    /// Runs a short read on the caller's own thread. The busiest answers (a page of the list, one
-    /// entry, who a token belongs to) read a few rows of a warm WAL database, which never waits
-    /// for the writer: tens of microseconds of work. Sending each to a reader's dispatch queue
-    /// and back cost more than the read (two thread wake-ups a request, measured), so they don't.
-    /// Long reads (search, export) stay on `read`, off the caller's thread.
+    /// Runs a read of a single statement, without a transaction around it. The busiest answers
+    /// (a page of the list, one entry, who a token belongs to) are each one statement, which
+    /// reads one snapshot of the WAL database by itself; the BEGIN and COMMIT that `read` wraps
+    /// around its work were a fifth of such a request's time (measured with `perf`).
     ///
-    /// `work` must run a single statement: that statement reads one snapshot of the database,
-    /// so the transaction `read` would wrap around it (BEGIN and COMMIT, a fifth of such a
-    /// request's time) adds nothing.
-    func readNow<T>(_ work: (Database) throws -> T) throws -> T {
-        do { return try pool.unsafeRead(work) } catch { throw StoreError.translating(error, path: path) }
+    /// It stays asynchronous, off the caller's thread. Running it on the caller's thread saved a
+    /// thread hop, but deadlocked under load: with every reader busy (long searches), both of
+    /// Swift's cooperative threads blocked waiting for a reader that only they could free.
+    func readStatement<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await pool.unsafeRead(work) } catch { throw StoreError.translating(error, path: path) }
     }
 
     /// Runs `work` as one write, all or nothing, in the diary's own words when it fails. It

@@ -26,7 +26,7 @@ extension SQLiteAccountStore {
     /// alive (noted at most once a minute, so reading the diary is not a write per request).
     public func session(token: String, now: Date = Date()) async throws -> Session? {
         let hash = RandomToken.hash(token)
-        let found = try database.readNow { db -> (Session, Int64)? in
+        let found = try await database.readStatement { db -> (Session, Int64)? in
             try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT u.id, u.name, u.created_at, s.csrf_token, s.last_used_at
                 FROM session s JOIN user u ON u.id = s.user_id WHERE s.token_hash = ?

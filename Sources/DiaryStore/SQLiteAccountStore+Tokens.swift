@@ -46,7 +46,7 @@ extension SQLiteAccountStore {
     /// The user a bearer token belongs to, or `nil` for an unknown or revoked one.
     public func user(forToken token: String) async throws -> User? {
         let hash = RandomToken.hash(token)
-        return try database.readNow { db in
+        return try await database.readStatement { db in
             // Every API request asks this: the statement is prepared once per connection.
             try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT u.id, u.name, u.created_at FROM access_token t JOIN user u ON u.id = t.user_id WHERE t.token_hash = ?

@@ -17,7 +17,7 @@ extension SQLiteEntryStore {
             WHERE owner_id = ? AND deleted_at IS NULL AND (created_at, seq) < (?, ?)
             ORDER BY created_at DESC, seq DESC LIMIT ?
             """
-        return try page(sql: sql, cursor: cursor, limit: limit, time: \.createdAt)
+        return try await page(sql: sql, cursor: cursor, limit: limit, time: \.createdAt)
     }
 
     public func trash(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
@@ -26,12 +26,14 @@ extension SQLiteEntryStore {
             WHERE owner_id = ? AND deleted_at IS NOT NULL AND (deleted_at, seq) < (?, ?)
             ORDER BY deleted_at DESC, seq DESC LIMIT ?
             """
-        return try page(sql: sql, cursor: cursor, limit: limit, time: { $0.deletedAt ?? $0.createdAt })
+        return try await page(sql: sql, cursor: cursor, limit: limit, time: { $0.deletedAt ?? $0.createdAt })
     }
 
-    private func page(sql: String, cursor: EntryCursor?, limit: Int, time: (EntrySummary) -> Date) throws -> EntryPage {
+    private func page(
+        sql: String, cursor: EntryCursor?, limit: Int, time: @escaping @Sendable (EntrySummary) -> Date
+    ) async throws -> EntryPage {
         let start = cursor ?? EntryCursor(time: .max, sequence: .max)
-        return try database.readNow { [owner] db in
+        return try await database.readStatement { [owner] db in
             // A prepared statement kept by the connection, read row by row: no copies of rows.
             let statement = try db.cachedStatement(sql: sql)
             let rows = try Row.fetchCursor(statement, arguments: [owner.rawValue, start.time, start.sequence, limit + 1])

@@ -43,7 +43,7 @@ public struct SQLiteEntryStore: EntryStore {
     }
 
     public func entry(id: UUID) async throws -> Entry? {
-        try database.readNow { [owner] db in try EntryRow.fetch(db, id: id, owner: owner)?.entry }
+        try await database.readStatement { [owner] db in try EntryRow.fetch(db, id: id, owner: owner)?.entry }
     }
 
     public func ids(startingWith prefix: String, limit: Int) async throws -> [UUID] {
