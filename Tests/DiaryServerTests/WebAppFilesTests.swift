@@ -45,6 +45,46 @@ struct WebAppFilesTests {
         }
     }
 
+    @Test("Scripts and styles are served without their comment lines, line for line otherwise as written")
+    func withoutComments() async throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/DiaryServer/Resources/Public").standardized
+        let scripts = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("js").path)
+            .filter { $0.hasSuffix(".js") }.map { "js/" + $0 }
+        #expect(scripts.count > 3)
+        try await withDiaryAPI { client in
+            for file in scripts + ["app.css"] {
+                let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                let served = String(buffer: try await client.execute(uri: "/" + file, method: .get).body)
+                let sourceLines = source.split(separator: "\n", omittingEmptySubsequences: false)
+                let servedLines = served.split(separator: "\n", omittingEmptySubsequences: false)
+                // Same line count, so the browser's console points at the right line of the file.
+                #expect(servedLines.count == sourceLines.count, "\(file)")
+                // Which lines of the file are comments: a `//` line, or a line of a `/* … */`.
+                var inBlock = false
+                let commentLines = sourceLines.map { line -> Bool in
+                    let text = line.trimmingCharacters(in: .whitespaces)
+                    if inBlock {
+                        inBlock = !text.contains("*/")
+                        return true
+                    }
+                    if text.hasPrefix("/*") {
+                        inBlock = !text.contains("*/")
+                        return true
+                    }
+                    return text.hasPrefix("//")
+                }
+                for ((written, sent), isComment) in zip(zip(sourceLines, servedLines), commentLines) where written != sent {
+                    #expect(isComment && sent.isEmpty, "\(file): a line that is not a comment changed: \(written)")
+                }
+                // A stray backtick in a comment would quietly serve a file whole: none is.
+                if file.hasSuffix(".js") {
+                    #expect(!servedLines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }, "\(file)")
+                }
+            }
+        }
+    }
+
     @Test("The OpenAPI document is served")
     func openAPI() async throws {
         try await withDiaryAPI { client in

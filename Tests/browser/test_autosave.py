@@ -116,6 +116,25 @@ def test_a_save_while_the_server_is_down_arrives_when_it_is_back(pages, server):
     expect(page.get_by_role("textbox", name="Write here")).to_have_value(text)
 
 
+def test_the_editor_opens_and_keeps_text_when_the_connection_drops_after_the_list_loaded(pages, server):
+    # The editor comes with the page, not when first opened: a writer who lost the connection
+    # after opening the diary can still write, and the text arrives once the server is back.
+    pages.allow_errors(r"ERR_CONNECTION_REFUSED|Failed to load resource")
+    page = pages.open("/")
+    expect(page.get_by_text("Your diary is empty.")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    server.stop()
+    page.get_by_role("link", name="New entry").click()
+    page.get_by_role("textbox", name="Title").type("Written offline")
+    page.get_by_role("textbox", name="Write here").type("The editor came with the list.")
+    expect(page.get_by_text("Not saved yet")).to_be_visible(timeout=5000)
+
+    server.start()
+    entry = wait_for(lambda: entry_with_title(server, "Written offline"), timeout=20, message="the retried save")
+    wait_for(lambda: server.entry(entry["id"])["body"] == "The editor came with the list.", timeout=20,
+             message="the body")
+
+
 def test_unsent_text_survives_closing_the_browser_while_the_server_is_down(pages, server):
     pages.allow_errors(r"ERR_CONNECTION_REFUSED|Failed to load resource")
     context = pages.context()

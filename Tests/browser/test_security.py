@@ -354,7 +354,7 @@ CAPTURE_SHARE = "window.sharedData = []; navigator.share = async (data) => { win
 NO_MARKUP = """() => ({
   handlers: [...document.querySelectorAll('*')].filter((e) => [...e.attributes].some((a) => /^on/i.test(a.name))).map((e) => e.outerHTML),
   scripts: [...document.scripts].map((s) => s.src),
-  svg: document.querySelectorAll('svg').length,
+  svg: document.querySelectorAll('svg:not(.icon)').length, // the app draws only its icons as SVG
   foreignImages: [...document.images].map((i) => i.getAttribute('src')).filter((s) => !/^icons\\//.test(s)),
   javascriptLinks: [...document.querySelectorAll('[href]')].map((a) => a.getAttribute('href')).filter((h) => /^\\s*javascript:/i.test(h)),
 })"""

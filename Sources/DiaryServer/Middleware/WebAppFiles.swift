@@ -48,9 +48,13 @@ struct WebFile: Sendable {
             let path = root + "/" + relative
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
-                  let data = FileManager.default.contents(atPath: path)
+                  var data = FileManager.default.contents(atPath: path)
             else { continue }
-            let type = Self.contentTypes[(relative as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
+            let fileExtension = (relative as NSString).pathExtension.lowercased()
+            let type = Self.contentTypes[fileExtension] ?? "application/octet-stream"
+            if fileExtension == "js" || fileExtension == "css", let text = String(data: data, encoding: .utf8) {
+                data = Data(Self.withoutCommentLines(text, script: fileExtension == "js").utf8)
+            }
             var body = ByteBuffer(bytes: data)
             var gzipped = data.count > 512 && !type.hasPrefix("image/png") ? try? body.compress(with: .gzip(configuration: .init(compressionLevel: 9))) : nil
             if let compressed = gzipped, compressed.readableBytes >= data.count { gzipped = nil }
@@ -81,6 +85,49 @@ struct WebFile: Sendable {
         "yaml": "application/yaml",
         "txt": "text/plain; charset=utf-8",
     ]
+
+    /// A script or a stylesheet as the browser needs it: the comments that fill lines of their
+    /// own are for people reading the files (they were a sixth of a first visit's bytes), so each
+    /// such line is served empty, and line numbers in the browser's console still match the file.
+    /// That is a line that starts with `//` (scripts), or a `/* … */` that starts a line and ends
+    /// one. A file with a line that could carry a string or a template literal on to the next (an
+    /// odd number of backticks, or a backslash at its end) is served as written: there a line
+    /// that starts with `//` or `/*` may be text.
+    static func withoutCommentLines(_ text: String, script: Bool) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let trimmed = { (line: String) in line.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let mayContinue = { (line: String) in
+            line.unicodeScalars.count(where: { $0 == "`" }) % 2 == 1 || line.trimmingCharacters(in: .newlines).hasSuffix("\\")
+        }
+        if lines.contains(where: mayContinue) { return text }
+
+        // The line where the comment opened on line `start` closes, if nothing follows it there.
+        func closingLine(_ start: Int) -> Int? {
+            var rest = Substring(trimmed(lines[start]).dropFirst(2))
+            var index = start
+            while true {
+                if let close = rest.range(of: "*/") {
+                    return trimmed(String(rest[close.upperBound...])).isEmpty ? index : nil
+                }
+                index += 1
+                guard index < lines.count else { return nil }
+                rest = Substring(lines[index])
+            }
+        }
+
+        var index = 0
+        while index < lines.count {
+            let line = trimmed(lines[index])
+            if script, line.hasPrefix("//") {
+                lines[index] = ""
+            } else if line.hasPrefix("/*"), let end = closingLine(index) {
+                for commentLine in index...end { lines[commentLine] = "" }
+                index = end
+            }
+            index += 1
+        }
+        return lines.joined(separator: "\n")
+    }
 
     /// FNV-1a: a cheap, stable fingerprint of the content; not for security.
     static func digest(_ data: Data) -> String {

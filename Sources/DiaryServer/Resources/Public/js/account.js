@@ -31,14 +31,12 @@ const words = {
 };
 const w = words[lang] ?? words.en;
 
-/** Resolves once someone is logged in, drawing the setup or login form until then. */
-export async function ensureSession(root) {
-  const session = await api.getSession();
-  if (session.user) {
-    api.setCsrfToken(session.csrfToken);
-    return session;
-  }
-  return new Promise((resolve) => drawForm(root, session.setupNeeded, resolve));
+/**
+ * Draws the setup form (`setupNeeded`, from the server's answer that no one is logged in) or
+ * the login form; resolves with the session once someone is logged in.
+ */
+export function logIn(root, setupNeeded) {
+  return new Promise((resolve) => drawForm(root, setupNeeded, resolve));
 }
 
 function drawForm(root, isSetup, done) {

@@ -1,8 +1,11 @@
-// Deleting with a question first and Undo after, from the list or the editor.
+// What the writer does to an entry from the list or the editor: share it (the
+// Web Share API where the browser has it, the web's UIActivityViewController,
+// otherwise a copy to the clipboard), or delete it with a question first and
+// Undo after.
 
 import * as api from './api.js';
-import { confirmAction, toast } from './dialog.js';
-import { t } from './i18n.js';
+import { confirmAction, toast } from './dom.js';
+import { formatDate, t } from './i18n.js';
 
 /**
  * Asks, moves the entry to the trash and offers Undo.
@@ -33,4 +36,36 @@ export function offerUndo(id, message, onRestored) {
       }
     },
   });
+}
+
+export async function shareEntry(entry) {
+  // The shared text: title, long date, then the body.
+  const { title, body, createdAt } = entry;
+  const text = [title.trim(), formatDate(createdAt), '', body].filter((line, i) => i || line).join('\n').trim();
+  if (navigator.share) {
+    try {
+      await navigator.share({ title, text });
+      return;
+    } catch (error) {
+      if (error.name === 'AbortError') return; // the writer closed the share sheet
+    }
+  }
+  try {
+    await copy(text);
+    toast(t.copied);
+  } catch {
+    toast(t.shareFailed);
+  }
+}
+
+async function copy(text) {
+  if (navigator.clipboard?.writeText) return navigator.clipboard.writeText(text);
+  // Plain http on a home network has no Clipboard API; the old way still works.
+  const area = Object.assign(document.createElement('textarea'), { value: text, readOnly: true });
+  area.className = 'offscreen';
+  document.body.append(area);
+  area.select();
+  const ok = document.execCommand('copy');
+  area.remove();
+  if (!ok) throw new Error('copy failed');
 }

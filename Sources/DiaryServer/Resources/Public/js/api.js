@@ -45,7 +45,6 @@ async function request(method, path, { body, headers = {}, keepalive = false } =
 export const getSession = () => request('GET', 'session');
 export const setUp = (name, password) => request('POST', 'setup', { body: { name, password } });
 export const logIn = (name, password) => request('POST', 'session', { body: { name, password } });
-export const logOut = () => request('DELETE', 'session');
 
 const enc = encodeURIComponent;
 const page = (path, cursor, limit) =>

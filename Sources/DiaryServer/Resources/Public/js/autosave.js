@@ -1,13 +1,12 @@
-// Saving without a save button. Every edit goes to localStorage first (see
-// drafts.js), then to the server, debounced. A draft leaves localStorage only
-// when the server has acknowledged exactly that text.
+// Saving without a save button. Every edit goes to localStorage first (the
+// drafts, below), then to the server, debounced. A draft leaves localStorage
+// only when the server has acknowledged exactly that text.
 //
 // Events on `events`: status {state: 'failed'|'too_large'|'saved'},
 // saved {id, entry}, conflict {id, mine, theirs}, replaced {id, entry},
 // trashed {id}.
 
 import * as api from './api.js';
-import * as drafts from './drafts.js';
 import { takePlace } from './weather.js';
 
 export const events = new EventTarget();
@@ -222,3 +221,78 @@ addEventListener('online', saveAll);
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible' && failing.size) saveAll();
 });
+
+// -- Drafts -----------------------------------------------------------------------------------
+// Text the server has not acknowledged yet, kept in localStorage so that a
+// failed save, a closed tab or a reload loses nothing. One record per entry:
+// {id, title, body, base: version it was edited from (null: not created yet),
+//  created, left: writer has left it, sent: hashes of texts sent unacknowledged,
+//  location: the rounded place the first POST sent (null: none; absent: not tried yet)}
+
+const prefix = 'diary.draft.';
+const memory = new Map(); // used where localStorage is unavailable or full
+
+// Each draft records its writer (`owner`, a user name). A browser shared by two people
+// reads, writes and sends only the logged-in user's drafts; the others wait for their writer.
+let owner = null;
+const mine = (draft) => (draft && (!draft.owner || draft.owner === owner) ? draft : null);
+
+export const drafts = {
+  setOwner(name) {
+    owner = name;
+  },
+
+  get(id) {
+    try {
+      const raw = localStorage.getItem(prefix + id);
+      if (raw) return mine(JSON.parse(raw));
+    } catch {}
+    return mine(memory.get(id));
+  },
+
+  put(draft) {
+    if (draft.owner && draft.owner !== owner) return;
+    draft = { ...draft, owner: draft.owner ?? owner };
+    memory.set(draft.id, draft);
+    try {
+      localStorage.setItem(prefix + draft.id, JSON.stringify(draft));
+    } catch {}
+  },
+
+  patch(id, changes) {
+    const draft = drafts.get(id);
+    if (draft) drafts.put({ ...draft, ...changes });
+  },
+
+  remove(id) {
+    memory.delete(id);
+    try {
+      localStorage.removeItem(prefix + id);
+    } catch {}
+  },
+
+  ids() {
+    const found = new Set(memory.keys());
+    try {
+      for (let i = 0; i < localStorage.length; i++) {
+        const key = localStorage.key(i);
+        if (key?.startsWith(prefix)) found.add(key.slice(prefix.length));
+      }
+    } catch {}
+    return [...found].filter((id) => drafts.get(id));
+  },
+
+  isBlank: (title, body) => !title.trim() && !body.trim(),
+
+  // A short fingerprint of a text, to recognise our own earlier save in a 409.
+  fingerprint(title, body) {
+    const s = `${title}\u0000${body}`;
+    let a = 0x811c9dc5, b = 0x9e3779b9;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      a = Math.imul(a ^ c, 16777619);
+      b = Math.imul(b ^ c, 2246822507);
+    }
+    return (a >>> 0).toString(36) + (b >>> 0).toString(36) + s.length.toString(36);
+  },
+};

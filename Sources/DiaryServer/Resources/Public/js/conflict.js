@@ -2,9 +2,28 @@
 // versions are shown and the writer keeps theirs or takes the other.
 
 import * as autosave from './autosave.js';
-import { ask } from './dialog.js';
-import { h } from './dom.js';
-import { t } from './i18n.js';
+import { ask, h } from './dom.js';
+import { lang } from './i18n.js';
+
+const words = {
+  en: {
+    title: 'This entry was changed somewhere else',
+    question: 'Which version do you want to keep?',
+    yours: 'Yours',
+    theirs: 'The other version',
+    keepMine: 'Keep mine',
+    useTheirs: 'Use theirs',
+  },
+  ko: {
+    title: '다른 곳에서 이 일기를 고쳤어요',
+    question: '어느 쪽을 남길까요?',
+    yours: '내 글',
+    theirs: '다른 곳의 글',
+    keepMine: '내 글 남기기',
+    useTheirs: '다른 곳의 글로 바꾸기',
+  },
+};
+const w = words[lang] ?? words.en;
 
 const queue = [];
 let showing = false;
@@ -25,13 +44,13 @@ async function next() {
       h('h2', {}, label),
       h('p', { class: 'version-title' }, text.title),
       h('p', { class: 'version-body' }, text.body));
-  const choice = await ask('conflict', t.conflictTitle,
+  const choice = await ask('conflict', w.title,
     h('div', {},
-      h('p', {}, t.conflictText),
-      h('div', { class: 'versions' }, version(t.yours, mine), version(t.theirs, theirs))),
+      h('p', {}, w.question),
+      h('div', { class: 'versions' }, version(w.yours, mine), version(w.theirs, theirs))),
     [
-      { value: 'mine', label: t.keepMine },
-      { value: 'theirs', label: t.useTheirs },
+      { value: 'mine', label: w.keepMine },
+      { value: 'theirs', label: w.useTheirs },
     ]);
   if (choice === 'mine') await autosave.keepMine(id, theirs);
   else if (choice === 'theirs') autosave.useTheirs(id, theirs);

@@ -1,5 +1,8 @@
-// Building DOM from data. Strings always become text nodes, never markup,
-// so an entry titled `<img src=x onerror=alert(1)>` shows as those characters.
+// The page's building blocks: elements from data, icons, marked search words,
+// dialogs and the toast. Strings always become text nodes, never markup, so an
+// entry titled `<img src=x onerror=alert(1)>` shows as those characters.
+
+import { t } from './i18n.js';
 
 export function h(tag, props = {}, ...children) {
   const el = document.createElement(tag);
@@ -13,9 +16,27 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
-// Icons are SVG files drawn through CSS masks, so they take the text colour
-// in both themes; they are decoration, the button carries the name.
-export const icon = (name) => h('span', { class: `icon icon-${name}`, 'aria-hidden': 'true' });
+// Icons are drawn in the page (24×24 outlines, styled in app.css), so they take the
+// text colour in both themes and cost no request; they are decoration, the button
+// carries the name.
+const ICONS = {
+  back: 'M15 5l-7 7 7 7',
+  new: 'M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z',
+  more: 'M3 12a2 2 0 1 0 4 0a2 2 0 1 0-4 0M10 12a2 2 0 1 0 4 0a2 2 0 1 0-4 0M17 12a2 2 0 1 0 4 0a2 2 0 1 0-4 0',
+  search: 'M4 11a7 7 0 1 0 14 0a7 7 0 1 0-14 0M20 20l-4-4',
+  trash: 'M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6M10 11v6M14 11v6',
+};
+
+export function icon(name) {
+  const svg = (tag, attributes) => {
+    const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+    for (const [key, value] of Object.entries(attributes)) el.setAttribute(key, value);
+    return el;
+  };
+  const drawing = svg('svg', { class: `icon icon-${name}`, viewBox: '0 0 24 24', 'aria-hidden': 'true' });
+  drawing.append(svg('path', { d: ICONS[name] }));
+  return drawing;
+}
 
 export function iconButton(name, label, props = {}) {
   return h('button', { type: 'button', class: 'icon-button', 'aria-label': label, ...props }, icon(name));
@@ -44,4 +65,62 @@ export function highlight(text, query) {
   }
   out.append(text.slice(last));
   return out;
+}
+
+// Dialogs are <dialog>, so focus, Escape and the backdrop come from the browser.
+let serial = 0;
+
+/** A modal dialog whose buttons close it with their value; resolves the chosen value or ''. */
+export function ask(className, label, content, buttons) {
+  const id = `dialog-${++serial}`;
+  const dialog = h(
+    'dialog',
+    { class: className, 'aria-labelledby': id },
+    h('form', { method: 'dialog' },
+      h('p', { id, class: 'dialog-label' }, label),
+      content,
+      h('div', { class: 'dialog-buttons' }, buttons.map((b) =>
+        h('button', { value: b.value, class: b.danger ? 'danger' : '', autofocus: b.autofocus }, b.label)))));
+  // A click on the backdrop (the dialog element itself) dismisses it.
+  dialog.addEventListener('click', (e) => e.target === dialog && dialog.close(''));
+  document.body.append(dialog);
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => {
+      dialog.remove();
+      resolve(dialog.returnValue);
+    });
+  });
+}
+
+/** Asks a yes/no question (yes does harm: delete, say); resolves true for yes. */
+export async function confirmAction(message, yesLabel) {
+  const answer = await ask('alert', message, null, [
+    { value: 'yes', label: yesLabel, danger: true },
+    { value: 'no', label: t.cancel, autofocus: true },
+  ]);
+  return answer === 'yes';
+}
+
+/** A menu of actions plus Cancel, like the iOS action sheet; resolves the chosen value or ''. */
+export function chooseAction(label, actions) {
+  return ask('sheet', label, null, [...actions, { value: '', label: t.cancel }]);
+}
+
+let toastTimer = null;
+
+/** A short message at the bottom, with an optional action such as Undo. */
+export function toast(message, { action, onAction, duration = 5000 } = {}) {
+  const box = document.getElementById('toast');
+  clearTimeout(toastTimer);
+  const hide = () => {
+    box.hidden = true;
+    box.replaceChildren();
+  };
+  box.replaceChildren(h('span', {}, message));
+  if (action) {
+    box.append(h('button', { type: 'button', onclick: () => (hide(), onAction()) }, action));
+  }
+  box.hidden = false;
+  toastTimer = setTimeout(hide, duration);
 }

@@ -1,16 +1,13 @@
 // The editor: the same screen writes a new entry and edits an old one.
-// There is no save button; autosave.js keeps every change.
+// There is no save button; autosave.js keeps every change. On a phone it stays
+// above the on-screen keyboard (below).
 
 import * as api from './api.js';
-import { deleteEntry } from './actions.js';
+import { deleteEntry, shareEntry } from './actions.js';
 import * as autosave from './autosave.js';
-import { chooseAction, toast } from './dialog.js';
-import { h, iconButton, iconLink } from './dom.js';
-import * as drafts from './drafts.js';
+import { chooseAction, h, iconButton, iconLink, toast } from './dom.js';
 import { formatDate, t } from './i18n.js';
-import { refresh } from './router.js';
-import { shareEntry } from './share.js';
-import { keepCaretVisible } from './viewport.js';
+import { refresh } from './main.js';
 import { locate, weatherLine } from './weather.js';
 
 // The weather is attached by the server a moment after a new entry is saved.
@@ -89,7 +86,7 @@ export function showEditor(root, existingId) {
     growTitle();
     autosave.edit(id, title.value, body.value);
     // Once there is something to keep, the address names the entry, so a reload finds it.
-    if (!existingId && location.hash !== `#/entry/${id}` && drafts.get(id)) {
+    if (!existingId && location.hash !== `#/entry/${id}` && autosave.drafts.get(id)) {
       history.replaceState(null, '', `#/entry/${id}`);
     }
   }
@@ -131,7 +128,7 @@ export function showEditor(root, existingId) {
   autosave.events.addEventListener('saved', onSaved);
 
   async function load() {
-    const draft = drafts.get(id);
+    const draft = autosave.drafts.get(id);
     if (!existingId || draft?.base === null) {
       // New, or written here but not yet on the server.
       showDate(draft?.created ?? createdAt);
@@ -186,7 +183,7 @@ export function showEditor(root, existingId) {
   }
 
   async function remove() {
-    const draft = drafts.get(id);
+    const draft = autosave.drafts.get(id);
     const onServer = draft ? draft.base !== null : Boolean(existingId || autosave.version(id));
     if (!onServer) {
       // Never reached the server: there is nothing to move to the trash.
@@ -216,4 +213,58 @@ export function showEditor(root, existingId) {
     autosave.events.removeEventListener('saved', onSaved);
     if (!gone) autosave.leave(id);
   };
+}
+
+// -- The keyboard -----------------------------------------------------------------------------
+// On phones the on-screen keyboard covers the bottom of the layout viewport.
+// The editor is sized to the visual viewport (CSS --vv-height, --vv-top), so
+// its body ends just above the keyboard, and the caret line is scrolled into
+// what remains.
+
+const vv = window.visualViewport;
+let focused = null;
+
+function fit() {
+  const style = document.documentElement.style;
+  style.setProperty('--vv-height', `${vv.height}px`);
+  style.setProperty('--vv-top', `${vv.offsetTop}px`);
+  if (focused && document.activeElement === focused) scrollToCaret(focused);
+}
+
+export function watchViewport() {
+  if (!vv) return;
+  vv.addEventListener('resize', fit);
+  vv.addEventListener('scroll', fit);
+  fit();
+}
+
+/** Keeps the caret of this textarea in view whenever the viewport changes. */
+function keepCaretVisible(area) {
+  focused = area;
+}
+
+// Where the caret's line is inside the textarea: measured on an invisible copy
+// of it, since a textarea does not tell.
+function caretTop(area) {
+  const style = getComputedStyle(area);
+  const mirror = document.createElement('div');
+  for (const p of ['font', 'lineHeight', 'letterSpacing', 'padding', 'wordBreak', 'overflowWrap', 'tabSize']) {
+    mirror.style[p] = style[p];
+  }
+  mirror.className = 'caret-mirror';
+  mirror.style.width = `${area.clientWidth}px`; // padding included, scrollbar not
+  mirror.textContent = area.value.slice(0, area.selectionEnd);
+  const marker = document.createElement('span');
+  marker.textContent = '\u200b';
+  mirror.append(marker);
+  document.body.append(mirror);
+  const top = marker.offsetTop;
+  mirror.remove();
+  return { top, line: parseFloat(style.lineHeight) || 24 };
+}
+
+function scrollToCaret(area) {
+  const { top, line } = caretTop(area);
+  if (top + line > area.scrollTop + area.clientHeight) area.scrollTop = top + 2 * line - area.clientHeight;
+  else if (top < area.scrollTop) area.scrollTop = top - line;
 }

@@ -1,16 +1,13 @@
-// The list: newest first, search, infinite scroll, and each row's Share and
-// Delete (swipe on touch screens, the row's menu with a mouse or keyboard).
+// The list: newest first, search, infinite scroll (the trash pages the same way),
+// and each row's Share and Delete (swipe on touch screens, the row's menu with a
+// mouse or keyboard).
 
 import * as api from './api.js';
-import { deleteEntry } from './actions.js';
+import { deleteEntry, shareEntry } from './actions.js';
 import * as autosave from './autosave.js';
-import { chooseAction, toast } from './dialog.js';
-import { h, highlight, icon, iconButton, iconLink } from './dom.js';
+import { chooseAction, h, highlight, icon, iconButton, iconLink, toast } from './dom.js';
 import { formatDate, t } from './i18n.js';
-import { paged } from './paged.js';
-import { refresh } from './router.js';
-import { shareEntry } from './share.js';
-import { enableSwipe } from './swipe.js';
+import { refresh } from './main.js';
 import { weatherIcon } from './weather.js';
 
 const SEARCH_DELAY_MS = 250;
@@ -149,4 +146,123 @@ function showError(notice) {
     h('p', {}, t.loadFailed),
     h('button', { type: 'button', class: 'button', onclick: refresh }, t.tryAgain));
   notice.hidden = false;
+}
+
+// -- Infinite scroll --------------------------------------------------------------------------
+// Loads the next page when the end of a list comes near.
+
+/**
+ * fetchPage(cursor) -> {entries, nextCursor}; renderRow(entry) -> <li>.
+ * onFirst(page) runs after the first page (for the empty state), onError(error) on failure.
+ */
+export function paged(list, { fetchPage, renderRow, onFirst, onError }) {
+  let cursor = null;
+  let first = true;
+  let loading = false;
+  let done = false;
+  const sentinel = h('div', { class: 'sentinel', 'aria-hidden': 'true' });
+  list.after(sentinel);
+  const observer = new IntersectionObserver(
+    (seen) => seen.some((s) => s.isIntersecting) && more(),
+    { rootMargin: '0px 0px 600px 0px' },
+  );
+
+  async function more() {
+    if (loading || done) return;
+    loading = true;
+    try {
+      const page = await fetchPage(cursor);
+      list.append(...page.entries.map(renderRow));
+      cursor = page.nextCursor;
+      done = !cursor;
+      if (first) onFirst?.(page);
+      first = false;
+    } catch (error) {
+      done = true; // the error view offers to try again
+      onError?.(error);
+    } finally {
+      loading = false;
+    }
+    // Observing again reports the sentinel afresh if it is still in view.
+    observer.unobserve(sentinel);
+    if (!done) observer.observe(sentinel);
+  }
+
+  observer.observe(sentinel);
+  return () => observer.disconnect();
+}
+
+// -- Swipe ------------------------------------------------------------------------------------
+// Swipe a row left on a touch screen to reveal its Share and Delete buttons, as in the iOS
+// app. Mouse and keyboard use the row's menu instead.
+
+function enableSwipe(list) {
+  let drag = null;
+  let openRow = null;
+  let suppressClickUntil = 0;
+
+  const actionsWidth = (row) => row.querySelector('.row-actions').offsetWidth;
+  const setOffset = (row, px) => row.querySelector('.row-main').style.setProperty('--dx', `${px}px`);
+
+  function close(row) {
+    row.classList.remove('open');
+    setOffset(row, 0);
+    if (openRow === row) openRow = null;
+  }
+
+  function open(row) {
+    if (openRow && openRow !== row) close(openRow);
+    row.classList.add('open');
+    setOffset(row, -actionsWidth(row));
+    openRow = row;
+  }
+
+  list.addEventListener('pointerdown', (e) => {
+    if (e.pointerType === 'mouse') return;
+    const row = e.target.closest('.row');
+    if (openRow && openRow !== row) close(openRow);
+    if (!row || e.target.closest('.row-actions')) return;
+    const start = row.classList.contains('open') ? -actionsWidth(row) : 0;
+    drag = { row, id: e.pointerId, x: e.clientX, y: e.clientY, start, offset: start, swiping: false };
+  });
+
+  list.addEventListener('pointermove', (e) => {
+    if (!drag || e.pointerId !== drag.id) return;
+    const dx = e.clientX - drag.x;
+    const dy = e.clientY - drag.y;
+    if (!drag.swiping) {
+      if (Math.abs(dx) < 8 && Math.abs(dy) < 8) return;
+      if (Math.abs(dy) > Math.abs(dx)) return void (drag = null); // a scroll, not a swipe
+      drag.swiping = true;
+      drag.row.classList.add('dragging');
+    }
+    drag.offset = Math.min(0, Math.max(-actionsWidth(drag.row), drag.start + dx));
+    setOffset(drag.row, drag.offset);
+  });
+
+  function end(e) {
+    if (!drag || e.pointerId !== drag.id) return;
+    const { row, swiping, offset, start } = drag;
+    drag = null;
+    row.classList.remove('dragging');
+    if (swiping) {
+      suppressClickUntil = performance.now() + 500; // the lift is not a tap on the link
+      if (offset < -actionsWidth(row) / 3) open(row);
+      else close(row);
+    } else if (start && e.type === 'pointerup') {
+      suppressClickUntil = performance.now() + 500; // a tap on an open row closes it
+      close(row);
+    }
+  }
+  list.addEventListener('pointerup', end);
+  list.addEventListener('pointercancel', end);
+
+  list.addEventListener('click', (e) => {
+    if (performance.now() < suppressClickUntil && !e.target.closest('.row-actions')) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  }, true);
+
+  return { close: () => openRow && close(openRow) };
 }

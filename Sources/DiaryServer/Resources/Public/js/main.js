@@ -1,14 +1,11 @@
 // Starts the app: language, routes, and the messages about saving.
 
 import * as autosave from './autosave.js';
-import * as drafts from './drafts.js';
 import { offerUndo } from './actions.js';
 import { getSession, sessionEvents, setCsrfToken } from './api.js';
 import { lang, t } from './i18n.js';
-import { showEditor } from './editor.js';
+import { showEditor, watchViewport } from './editor.js';
 import { showList } from './list.js';
-import { refresh, route, start } from './router.js';
-import { watchViewport } from './viewport.js';
 
 document.documentElement.lang = lang;
 document.title = t.appName;
@@ -35,6 +32,38 @@ watchViewport();
 autosave.events.addEventListener('conflict', (e) => {
   import('./conflict.js').then((m) => m.showConflict(e.detail));
 });
+
+// Hash routes: #/ the list, #/new a new entry, #/entry/<id> an entry, #/trash.
+// Each screen draws itself into #app and returns a function that tears it down.
+const routes = [];
+let teardown = null;
+const route = (pattern, show) => routes.push([pattern, show]);
+
+function start() {
+  addEventListener('hashchange', refresh);
+  refresh();
+}
+
+/**
+ * Draws the current screen (again, e.g. after an Undo changed its data). The screens import it
+ * from this module, which imports them: a function declaration is ready before any of them runs.
+ */
+export function refresh() {
+  teardown?.();
+  teardown = null;
+  const hash = location.hash || '#/';
+  const root = document.getElementById('app');
+  root.replaceChildren();
+  scrollTo(0, 0);
+  for (const [pattern, show] of routes) {
+    const match = hash.match(pattern);
+    if (match) {
+      teardown = show(root, ...match.slice(1)) ?? null;
+      return;
+    }
+  }
+  location.replace('#/'); // an unknown route: go to the list
+}
 
 // The list and the editor come with the page, so a writer whose connection drops after it
 // loaded can still open the editor and write (the text waits in the browser). The trash, the
@@ -67,13 +96,13 @@ async function ensureSession(root) {
     return session;
   }
   const account = await import('./account.js');
-  return account.ensureSession(root);
+  return account.logIn(root, session.setupNeeded);
 }
 
 // Nothing is drawn or sent before someone is logged in. Then whatever an earlier visit
 // could not send goes first; the list waits for it.
 ensureSession(document.getElementById('app')).then((session) => {
-  drafts.setOwner(session.user.name);
+  autosave.drafts.setOwner(session.user.name);
   autosave.saveAll();
   start();
 });
@@ -85,7 +114,7 @@ ensureSession(document.getElementById('app')).then((session) => {
 let relogin = null;
 sessionEvents.addEventListener('ended', () => {
   relogin ??= ensureSession(document.getElementById('app'))
-    .then((session) => { drafts.setOwner(session.user.name); autosave.saveAll(); refresh(); })
+    .then((session) => { autosave.drafts.setOwner(session.user.name); autosave.saveAll(); refresh(); })
     .catch(() => {})
     .finally(() => { relogin = null; });
 });

@@ -1,11 +1,31 @@
 // The trash: entries deleted from the list, to restore or delete for good.
 
 import * as api from './api.js';
-import { confirmAction, toast } from './dialog.js';
-import { h, iconLink } from './dom.js';
-import { formatDate, t } from './i18n.js';
-import { paged } from './paged.js';
-import { refresh } from './router.js';
+import { confirmAction, h, iconLink, toast } from './dom.js';
+import { formatDate, lang, t } from './i18n.js';
+import { paged } from './list.js';
+import { refresh } from './main.js';
+
+// The trash's own words; those it shares with the other screens are in i18n.js.
+const words = {
+  en: {
+    restored: 'Restored.',
+    deleteForGood: 'Delete for good',
+    confirmDeleteForGood: 'Delete this entry for good? This cannot be undone.',
+    deletedForGood: 'Deleted for good.',
+    trashEmpty: 'The trash is empty.',
+    deletedOn: (date) => `Deleted ${date}`,
+  },
+  ko: {
+    restored: '복원했어요.',
+    deleteForGood: '영구 삭제',
+    confirmDeleteForGood: '이 일기를 영구히 삭제하시겠어요? 되돌릴 수 없어요.',
+    deletedForGood: '영구히 삭제했어요.',
+    trashEmpty: '휴지통이 비어 있어요.',
+    deletedOn: (date) => `${date} 삭제`,
+  },
+};
+const w = words[lang] ?? words.en;
 
 export function showTrash(root) {
   const entries = h('ul', { class: 'entries', 'aria-label': t.trash });
@@ -18,7 +38,7 @@ export function showTrash(root) {
     h('main', { class: 'column' }, notice, entries));
 
   const empty = () => {
-    notice.replaceChildren(h('p', {}, t.trashEmpty));
+    notice.replaceChildren(h('p', {}, w.trashEmpty));
     notice.hidden = false;
   };
   const gone = (li) => {
@@ -54,20 +74,20 @@ function row(entry, gone) {
     h('div', { class: 'trash-text' },
       h('span', { class: entry.title.trim() ? 'row-title' : 'row-title untitled' }, title),
       h('span', { class: 'row-meta' },
-        h('time', { datetime: entry.deletedAt }, t.deletedOn(formatDate(entry.deletedAt)))),
+        h('time', { datetime: entry.deletedAt }, w.deletedOn(formatDate(entry.deletedAt)))),
       h('span', { class: 'row-excerpt' }, entry.excerpt)),
     h('div', { class: 'trash-buttons' },
       h('button', {
         type: 'button', class: 'button', 'aria-label': `${t.restore}: ${title}`,
-        onclick: () => act(() => api.restoreEntry(entry.id), t.restored),
+        onclick: () => act(() => api.restoreEntry(entry.id), w.restored),
       }, t.restore),
       h('button', {
-        type: 'button', class: 'button danger', 'aria-label': `${t.deleteForGood}: ${title}`,
+        type: 'button', class: 'button danger', 'aria-label': `${w.deleteForGood}: ${title}`,
         onclick: async () => {
-          if (await confirmAction(t.confirmDeleteForGood, t.deleteForGood)) {
-            act(() => api.purgeEntry(entry.id), t.deletedForGood);
+          if (await confirmAction(w.confirmDeleteForGood, w.deleteForGood)) {
+            act(() => api.purgeEntry(entry.id), w.deletedForGood);
           }
         },
-      }, t.deleteForGood)));
+      }, w.deleteForGood)));
   return li;
 }

@@ -9,8 +9,7 @@
 // What: the icons ship with the app (icons/weather/<icon>.svg); nothing is
 // fetched from a third party.
 
-import { toast } from './dialog.js';
-import { h } from './dom.js';
+import { h, toast } from './dom.js';
 import { lang, t } from './i18n.js';
 
 const OPTIONS = { enableHighAccuracy: false, maximumAge: 600000, timeout: 8000 };
@@ -66,14 +65,14 @@ function explain() {
 }
 
 /** The weather in words, in the UI's language: "Slight rain", "비". */
-export function describe(weather) {
+function describe(weather) {
   return (lang === 'en' ? weather.description : t.conditions[weather.condition]) || weather.description;
 }
 
 const degrees = new Intl.NumberFormat(lang, { style: 'unit', unit: 'celsius', maximumFractionDigits: 0 });
 
 /** "Slight rain, 3°C", or the words alone when there is no temperature. */
-export function summary(weather) {
+function summary(weather) {
   const words = describe(weather);
   if (typeof weather.temperature !== 'number') return words;
   return `${words}, ${degrees.format(Math.round(weather.temperature) || 0)}`; // never "-0°C"
