@@ -487,8 +487,13 @@ def main(argv=None) -> int:
     if os.path.exists(server):
         w("")
         out.extend(open(server, encoding="utf-8").read().rstrip().splitlines())
+    text = "\n".join(out).rstrip() + "\n"
+    # Notes kept by hand beside this script (what the profiles show, what was tried): verbatim, last.
+    notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "NOTES.md")
+    if os.path.exists(notes):
+        text += "\n" + open(notes, encoding="utf-8").read()
     with open(a.output, "w", encoding="utf-8") as f:
-        f.write("\n".join(out).rstrip() + "\n")
+        f.write(text)
     # a short summary on stdout
     for text, measured, st, _ in goals:
         print(f"{st:>28}  {text}: {measured}")

@@ -10,6 +10,13 @@ Chromium, the bytes transferred on a first visit and the time to the first rende
 With --baseline, also the same wrk against `bench-baseline`, a bare Hummingbird route answering a
 constant body of the first list page's size: the physical limit the list page is judged against.
 Writes a Markdown section with the goals of the web app issue. It judges nothing itself.
+
+Every wrk row also gives the server's CPU time per request (utime + stime of the server process
+from /proc/PID/stat over the run, divided by the requests wrk made): less sensitive than the wall
+times to other work on a shared machine. When `perf` is installed, the list page and the autosave
+are then profiled under the same load (`perf record -g -p SERVER` for 5 s of an 8 s wrk run): by
+thread, by library, top self-time symbols and the inclusive time of Diary's, GRDB's, Hummingbird's,
+SQLite's and JSON's symbols. The perf data files stay beside --out (or in --perf-dir).
 """
 
 import argparse
@@ -54,12 +61,42 @@ def token_for(diary, database):
     return run([diary, "token", "create", name, "--user", "bench"], env=env).stdout.strip()
 
 
-def wrk(url, token, duration, script=None):
+def cpu_seconds(pid):
+    """utime + stime of a process (all its threads) so far, in seconds; None if it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # fields 14 and 15
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def wrk_command(url, token, duration, script=None):
     cmd = ["wrk", "-t2", "-c64", f"-d{duration}s", "--latency", "-H", f"Authorization: Bearer {token}"]
     if script:
         cmd += ["-s", script]
-    out = run(cmd + [url]).stdout
+    return cmd + [url]
+
+
+def cpu_per_request_us(before, after, requests):
+    if before is None or after is None or not requests:
+        return None
+    return (after - before) / requests * 1e6
+
+
+def wrk(url, token, duration, script=None, pid=None):
+    """One wrk run; with `pid`, also that server's CPU time per request over the run."""
+    before = cpu_seconds(pid) if pid else None
+    out = run(wrk_command(url, token, duration, script)).stdout
+    after = cpu_seconds(pid) if pid else None
+    row = parse_wrk(out)
+    row["cpu_us"] = cpu_per_request_us(before, after, row["requests"])
+    return row
+
+
+def parse_wrk(out):
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
 
     def percentile(p):
         m = re.search(rf"^\s+{p}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
@@ -67,7 +104,8 @@ def wrk(url, token, duration, script=None):
         return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
 
     non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
-    return {"rps": rps, "p50": percentile(50), "p99": percentile(99), "errors": int(non2xx.group(1)) if non2xx else 0}
+    return {"rps": rps, "requests": requests, "p50": percentile(50), "p99": percentile(99),
+            "errors": int(non2xx.group(1)) if non2xx else 0}
 
 
 SAVE_SCRIPT = """
@@ -125,7 +163,7 @@ def baseline(binary, size, path, token, duration):
         # Its body must be the list page's size, or the comparison is not the one the goal asks for.
         if got != size:
             raise RuntimeError(f"answered {got} bytes, not {size}")
-        return wrk(f"http://127.0.0.1:{port}{path}", token, duration)
+        return wrk(f"http://127.0.0.1:{port}{path}", token, duration, pid=process.pid)
     finally:
         process.terminate()
         try:
@@ -142,6 +180,96 @@ def peak_rss_mb(pid):
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
+
+
+PROFILE_WRK_SECONDS = 8   # wrk runs this long; perf records from 1 s in, for PERF_SECONDS
+PERF_SECONDS = 5
+PROFILE_SYMBOLS = re.compile(r"Diary|GRDB|Hummingbird|sqlite3|JSON")
+LINE = 160
+
+
+def demangler():
+    """A command that demangles the Swift symbols in the text on its stdin, or None."""
+    if shutil.which("swift-demangle"):
+        return ["swift-demangle"]
+    if shutil.which("swift"):
+        try:
+            run(["swift", "demangle"], input="", timeout=30)
+            return ["swift", "demangle"]
+        except (OSError, subprocess.SubprocessError):
+            pass
+    return None
+
+
+def demangle(lines, command, simplified=True):
+    """The lines with their Swift symbols demangled (`--simplified`: without module names and
+    generic signatures), line for line; the lines as they were when that cannot be done."""
+    if not command or not lines:
+        return lines
+    try:
+        out = run(command + (["--simplified"] if simplified else []), input="\n".join(lines) + "\n",
+                  timeout=60).stdout.splitlines()
+    except (OSError, subprocess.SubprocessError):
+        return lines
+    return out if len(out) == len(lines) else lines
+
+
+def matching(lines, command, pattern):
+    """The lines whose symbol matches `pattern`, demangled and simplified. Matched on the full
+    demangling, which keeps the module names (DiaryStore.…, Hummingbird.…) that the simplified one drops."""
+    full = demangle(lines, command, simplified=False)
+    return [short for short, long in zip(demangle(lines, command), full)
+            if pattern.search(long) and not re.search(r"\]\s+(partial apply|reabstraction thunk)", short)]
+
+
+def perf_report(data, *options, limit=None):
+    """The lines of `perf report --stdio`, without its comments and blank lines."""
+    try:
+        out = subprocess.run(["perf", "report", "-i", data, "--stdio", "-g", "none", *options],
+                             capture_output=True, text=True, timeout=600).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    lines = [l.rstrip() for l in out.splitlines() if l.strip() and not l.lstrip().startswith("#")]
+    return lines[:limit] if limit else lines
+
+
+def profile(name, url, token, script, pid, data):
+    """wrk for PROFILE_WRK_SECONDS as in the timed row, and `perf record -g -p pid` for PERF_SECONDS
+    of it. Returns a dict of what to write, or raises with why it could not run."""
+    cmd = wrk_command(url, token, PROFILE_WRK_SECONDS, script)
+    before = cpu_seconds(pid)
+    load = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1)
+        record = ["perf", "record", "-q", "-F", "999", "-g", "-p", str(pid), "-o", data]
+        done = subprocess.run(record + ["--", "sleep", str(PERF_SECONDS)], capture_output=True, text=True)
+        if done.returncode != 0 and load.poll() is None:
+            # No hardware counters here (a VM, a container): a software clock instead.
+            record[2:2] = ["-e", "task-clock"]
+            done = subprocess.run(record + ["--", "sleep", str(PERF_SECONDS)], capture_output=True, text=True)
+        out, _ = load.communicate(timeout=PROFILE_WRK_SECONDS + 60)
+    finally:
+        if load.poll() is None:
+            load.kill()
+            load.wait()
+    after = cpu_seconds(pid)
+    if done.returncode != 0 or not os.path.exists(data):
+        said = " ".join((done.stderr or "").split())[-300:]
+        raise RuntimeError(f"`perf record` exited with {done.returncode}" + (f": {said}" if said else ""))
+    row = parse_wrk(out)
+    command = demangler()
+    inclusive = matching(perf_report(data, "--children", "--sort", "sym"), command, PROFILE_SYMBOLS)
+    return {
+        "name": name,
+        "row": row,
+        "cpu_us": cpu_per_request_us(before, after, row["requests"]),
+        "data": data,
+        "comm": perf_report(data, "--no-children", "--sort", "comm", "--percent-limit", "0.5", limit=10),
+        "dso": perf_report(data, "--no-children", "--sort", "dso", limit=8),
+        "self": demangle(perf_report(data, "--no-children", "--sort", "sym", limit=15), command),
+        "inclusive": inclusive[:20],
+        "demangled": command is not None,
+    }
 
 
 def first_visit(base, token):
@@ -175,6 +303,44 @@ def first_visit(base, token):
         return {"kb": transferred["bytes"] / 1024, "first_row_ms": first_row_ms, "wall_ms": wall_ms}
 
 
+def profile_section(profiles, no_profile, base_row):
+    """The profiles as Markdown: one heading a row, its figures in a fenced block."""
+    lines = [""]
+    if not profiles:
+        return lines + [f"No profile of the server: {no_profile.rstrip('.')}."]
+    lines += [f"Profiles under the same load: `wrk -t2 -c64 -d{PROFILE_WRK_SECONDS}s` with the timed row's request, "
+              f"and from 1 s in `perf record -F 999 -g -p SERVER_PID -- sleep {PERF_SECONDS}` on `diary serve` "
+              "(all its threads). Percentages are of the server's samples. Threads (Linux keeps 15 characters of a "
+              "name): `NIO-SGLTN-*` are NIO's event loops (sockets, HTTP); `oot.default-qos` is libdispatch's "
+              "`com.apple.root.default-qos` pool, which runs Swift concurrency's tasks (the route handlers); "
+              "`-qos.overcommit` runs serial dispatch queues, GRDB's among them. In the last list, lines that "
+              "only repeat the one above them (`partial apply for …`, thunks) are left out."]
+    if no_profile:
+        lines += ["", f"(A profile is missing: {no_profile.rstrip('.')}.)"]
+    for p in profiles:
+        r = p["row"]
+        lines += ["", f"### Profile of the server: {p['name']}", ""]
+        if not r["requests"]:
+            lines.append(f"Nothing to profile: the server completed no request in the {PROFILE_WRK_SECONDS} s of wrk.")
+            continue
+        lines.append("```")
+        lines.append("server CPU per request: " + ("—" if p["cpu_us"] is None else f"{p['cpu_us']:,.0f} µs")
+                     + f" ({r['requests']:,} requests, {r['rps']:,.0f} requests/s under perf)")
+        if base_row and base_row.get("cpu_us") is not None and p["name"] == "the first list page":
+            lines.append(f"bench-baseline CPU per request (its timed row, same body size): {base_row['cpu_us']:,.0f} µs")
+        for title, key in (("by thread (--sort comm):", "comm"), ("by library (--sort dso):", "dso"),
+                           ("top symbols, self time (--sort sym):", "self"),
+                           ("Diary, GRDB, Hummingbird, SQLite and JSON symbols, inclusive time "
+                            "(--children --sort sym; children, self):", "inclusive")):
+            lines += ["", title]
+            lines += [l[:LINE] for l in p[key]] or ["(none)"]
+        lines.append("```")
+        lines += ["", f"(The perf data is kept in the results folder: `{os.path.basename(p['data'])}`"
+                  + ("" if p["demangled"] else "; Swift symbols are not demangled: no `swift-demangle` was found")
+                  + ".)"]
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--diary", required=True)
@@ -182,7 +348,9 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--baseline", help="the bench-baseline binary (built beside `diary`)")
+    parser.add_argument("--perf-dir", help="where the perf data files go (default: the folder of --out)")
     args = parser.parse_args()
+    perf_dir = args.perf_dir or os.path.dirname(os.path.abspath(args.out))
 
     # Without the baseline the rest still runs: say so here and in the section, judge nothing.
     skipped = None
@@ -222,27 +390,68 @@ def main():
             except Exception as error:  # a broken baseline costs its rows, not the whole section
                 skipped = f"`bench-baseline` failed: {error}".replace("|", "/")  # it lands in a table cell
                 print(f"server_bench: {skipped}: the baseline rows are skipped", file=sys.stderr)
+        pid = server.pid  # Popen starts `diary serve` itself, no shell: this is the server's pid
         rows = [
-            ("the first list page", wrk(base + list_path, token, args.duration)),
-            ("one entry", wrk(base + f"/api/v1/entries/{entry_id}", token, args.duration)),
-            ("a search (serenity)", wrk(base + "/api/v1/search?q=serenity&limit=20", token, args.duration)),
-            ("an autosave (PUT)", wrk(base + f"/api/v1/entries/{entry_id}", token, args.duration, save_script)),
+            ("the first list page", wrk(base + list_path, token, args.duration, pid=pid)),
+            ("one entry", wrk(base + f"/api/v1/entries/{entry_id}", token, args.duration, pid=pid)),
+            ("a search (serenity)", wrk(base + "/api/v1/search?q=serenity&limit=20", token, args.duration, pid=pid)),
+            ("an autosave (PUT)", wrk(base + f"/api/v1/entries/{entry_id}", token, args.duration, save_script, pid=pid)),
         ]
-        rss = peak_rss_mb(server.pid)
-        visit = first_visit(base, token)
+        rss = peak_rss_mb(pid)
+        visit_failed = None
+        try:
+            visit = first_visit(base, token)
+        except Exception as error:  # a visit that fails costs its line, not the whole section
+            visit = None
+            visit_failed = " ".join(str(error).split("Call log:")[0].split())[:200]  # playwright's log is noise here
+            print(f"server_bench: the first visit in Chromium failed: {visit_failed}", file=sys.stderr)
+        # Profiles under load, after everything above, so that they change none of its numbers.
+        profiles, no_profile = [], None
+        if not shutil.which("perf"):
+            no_profile = "`perf` is not installed"
+        else:
+            os.makedirs(perf_dir, exist_ok=True)
+            for name, key, url, script in (("the first list page", "list", base + list_path, None),
+                                           ("an autosave (PUT)", "save", base + f"/api/v1/entries/{entry_id}", save_script)):
+                print(f"server_bench: profiling {name} (perf, {PROFILE_WRK_SECONDS} s)", file=sys.stderr)
+                try:
+                    profiles.append(profile(name, url, token, script, pid,
+                                            os.path.join(perf_dir, f"perf-server-{key}.data")))
+                except Exception as error:  # a profile that cannot run costs its section, not the benchmark
+                    no_profile = f"{error}"
+                    print(f"server_bench: no profile of {name}: {error}", file=sys.stderr)
+                    break
     finally:
         server.terminate()
-        server.wait(timeout=20)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:  # a server that hangs must not outlive the benchmark
+            print("server_bench: `diary serve` did not stop within 20 s of SIGTERM: killed", file=sys.stderr)
+            server.kill()
+            server.wait()
 
     lines = ["## The server", "",
              f"`diary serve` (release) on the same diary, logged in with a bearer token; `wrk -t2 -c64 -d{args.duration}s`.", "",
-             "| request | requests/s | p50 (ms) | p99 (ms) | non-2xx |", "| --- | ---: | ---: | ---: | ---: |"]
+             "| request | requests/s | p50 (ms) | p99 (ms) | non-2xx | server CPU per request (µs) |",
+             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    def cpu(r):
+        return "—" if r.get("cpu_us") is None else f"{r['cpu_us']:,.0f}"
+    def latency(r, p):  # wrk prints 0 for the percentiles of a run that completed no request
+        return f"{r[p]:.2f}" if r["requests"] else "—"
     for name, r in rows:
-        lines.append(f"| {name} | {r['rps']:,.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['errors']} |")
+        lines.append(f"| {name} | {r['rps']:,.0f} | {latency(r, 'p50')} | {latency(r, 'p99')} | {r['errors']} | {cpu(r)} |")
         if name == "the first list page" and base_row:  # side by side with what it is judged against
             b = base_row
             lines.append(f"| a bare Hummingbird route, same body size (`bench-baseline`) | {b['rps']:,.0f} | "
-                         f"{b['p50']:.2f} | {b['p99']:.2f} | {b['errors']} |")
+                         f"{latency(b, 'p50')} | {latency(b, 'p99')} | {b['errors']} | {cpu(b)} |")
+    lines.append("")
+    silent = [name for name, r in rows if not r["requests"]]
+    if silent:
+        lines += [f"**The server completed no request** during: {', '.join(silent)} (wrk got no answer within its "
+                  f"{args.duration} s): it stopped answering.", ""]
+    lines.append("*Server CPU per request* is the server process's user + system time over the run "
+                 "(`/proc/PID/stat`, all its threads) divided by the requests wrk completed: it counts only "
+                 "the server's work, so it moves less than the wall times when other work shares the machine.")
     lines.append("")
     if base_row:
         lines.append(f"The baseline is `bench-baseline`: a bare Hummingbird route with no database, authentication "
@@ -255,11 +464,16 @@ def main():
     if visit:
         lines += [f"A first visit in Chromium (logged in, empty cache): **{visit['kb']:.1f} KB** transferred, "
                   f"first list row after **{visit['first_row_ms']:.0f} ms**.", ""]
+    elif visit_failed:
+        lines += [f"A first visit in Chromium failed: {visit_failed}", ""]
     list_row, save_row = rows[0][1], rows[3][1]
     def verdict(ok):
         return "**met**" if ok else "**missed**"
+    def ms_or_none(r, p):
+        return f"{r[p]:.2f} ms" if r["requests"] else "no request completed"
     lines += ["| goal | measured | |", "| --- | --- | --- |",
-              f"| first list page served in under 5 ms (p50) | {list_row['p50']:.2f} ms | {verdict(list_row['p50'] < GOALS['list_p50_ms'])} |",
+              f"| first list page served in under 5 ms (p50) | {ms_or_none(list_row, 'p50')} | "
+              f"{verdict(list_row['requests'] and list_row['p50'] < GOALS['list_p50_ms'])} |",
               f"| 10,000 requests/s for it at 64 connections | {list_row['rps']:,.0f} | {verdict(list_row['rps'] >= GOALS['list_rps'])} |"]
     if base_row:
         ratio = list_row["rps"] / base_row["rps"]
@@ -270,10 +484,12 @@ def main():
     else:
         lines.append(f"| first list page ≥ 50% of a bare Hummingbird route's throughput (same body size) | "
                      f"not measured: {skipped} | skipped |")
-    lines += [f"| p99 save under 10 ms at 64 connections | {save_row['p99']:.2f} ms | {verdict(save_row['p99'] < GOALS['save_p99_ms'])} |",
+    lines += [f"| p99 save under 10 ms at 64 connections | {ms_or_none(save_row, 'p99')} | "
+              f"{verdict(save_row['requests'] and save_row['p99'] < GOALS['save_p99_ms'])} |",
               f"| server memory under 100 MB | {rss:.1f} MB | {verdict(rss < GOALS['rss_mb'])} |"]
     if visit:
         lines.append(f"| under 30 KB on a first visit | {visit['kb']:.1f} KB | {verdict(visit['kb'] < GOALS['first_visit_kb'])} |")
+    lines += profile_section(profiles, no_profile, base_row)
     with open(args.out, "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
