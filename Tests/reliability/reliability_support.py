@@ -100,17 +100,24 @@ class ServerProcess:
         require_binary()
         self.database = database
         self.extra_args = list(extra_args)
-        self.port = port or free_port()
-        self.base_url = f"http://127.0.0.1:{self.port}"
-        self.api = f"{self.base_url}/api/v1"
+        # A port the caller chose stays; one picked here may be taken by another program
+        # between picking and binding, and then another is picked.
+        self.port_chosen = port is not None
+        self._use_port(port or free_port())
         self.log_path = database.parent / "server.log"
         self.process: Optional[subprocess.Popen] = None
         self.starts = 0
+
+    def _use_port(self, port: int) -> None:
+        self.port = port
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.api = f"{self.base_url}/api/v1"
 
     def start(self) -> None:
         assert self.process is None or self.process.poll() is not None, "already running"
         deadline = time.monotonic() + START_TIMEOUT
         while True:
+            self.log_offset = self.log_path.stat().st_size if self.log_path.exists() else 0
             with open(self.log_path, "ab") as log:
                 self.process = subprocess.Popen(
                     [str(BINARY), "serve", "--host", "127.0.0.1", "--port", str(self.port),
@@ -122,15 +129,21 @@ class ServerProcess:
             if self._wait_ready(deadline):
                 return
             # It exited while starting (e.g. the port was not free yet after a kill -9): again.
+            if "Address already in use" in self.log(since_start=True) and not self.port_chosen:
+                self._use_port(free_port())
             if time.monotonic() > deadline:
                 pytest.fail(f"server exited with {self.process.returncode} while starting:\n{self.log()}")
             time.sleep(0.2)
 
     def _wait_ready(self, deadline: float) -> bool:
-        """True once GET / answers; False if the process exited first."""
+        """True once this process says it is listening and GET / answers; False if it exited
+        first. (Another program on the same port would answer GET / too.)"""
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 return False
+            if "Diary is at" not in self.log(since_start=True):
+                time.sleep(0.05)
+                continue
             try:
                 requests.get(f"{self.base_url}/", timeout=2)
                 return True
@@ -159,9 +172,13 @@ class ServerProcess:
             self.kill()
             return None
 
-    def log(self) -> str:
+    def log(self, since_start: bool = False) -> str:
+        """The end of server.log; with since_start, what the latest start wrote."""
         try:
-            return self.log_path.read_text(errors="replace")[-4000:]
+            with open(self.log_path, "rb") as f:
+                if since_start:
+                    f.seek(getattr(self, "log_offset", 0))
+                return f.read().decode(errors="replace")[-4000:]
         except FileNotFoundError:
             return ""
 
