@@ -34,25 +34,31 @@ extension SQLiteEntryStore {
     ) async throws -> EntryPage {
         let start = cursor ?? EntryCursor(time: .max, sequence: .max)
         return try await database.readStatement { [owner] db in
-            // A prepared statement kept by the connection, read row by row: no copies of rows.
             let statement = try db.cachedStatement(sql: sql)
             let rows = try Row.fetchCursor(statement, arguments: [owner.rawValue, start.time, start.sequence, limit + 1])
-            var summaries: [EntrySummary] = []
-            summaries.reserveCapacity(limit)
-            var lastSequence: Int64 = 0
-            var more = false
-            while let row = try rows.next() {
-                // One row more than asked tells whether another page follows.
-                if summaries.count == limit {
-                    more = true
-                    break
-                }
-                lastSequence = row[EntryRow.Column.sequence]
-                summaries.append(Self.summary(row))
-            }
-            let next = more ? summaries.last.map { EntryCursor(time: time($0).millisecondsSince1970, sequence: lastSequence) } : nil
+            let (summaries, last) = try Self.readPage(rows, limit: limit, Self.summary)
+            let next = last.map { EntryCursor(time: time($0.item).millisecondsSince1970, sequence: $0.sequence) }
             return EntryPage(entries: summaries, nextCursor: next)
         }
+    }
+
+    /// Up to `limit` rows made into items as they are read (no copy of each row first), and,
+    /// when one more row follows, the last item and its `seq`: where the next page starts.
+    static func readPage<Item>(
+        _ rows: RowCursor, limit: Int, _ item: (Row) -> Item
+    ) throws -> (items: [Item], last: (item: Item, sequence: Int64)?) {
+        var items: [Item] = []
+        items.reserveCapacity(limit)
+        var lastSequence: Int64 = 0
+        while let row = try rows.next() {
+            // One row more than asked tells whether another page follows.
+            if items.count == limit {
+                return (items, items.last.map { ($0, lastSequence) })
+            }
+            lastSequence = row[EntryRow.Column.sequence]
+            items.append(item(row))
+        }
+        return (items, nil)
     }
 
     /// A list row from `summaryColumns`, read by position (see `EntryRow.Column`).
@@ -74,7 +80,6 @@ extension SQLiteEntryStore {
     public func export(after cursor: EntryCursor?, limit: Int) async throws -> EntryBatch {
         let start = cursor ?? EntryCursor(time: .min, sequence: .min)
         return try await read { [owner] db in
-            // Read row by row into entries: no copy of each row (and its column names) first.
             let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: """
                     SELECT \(EntryRow.columns) FROM entry
@@ -82,21 +87,8 @@ extension SQLiteEntryStore {
                     ORDER BY created_at, seq LIMIT ?
                     """),
                 arguments: [owner.rawValue, start.time, start.sequence, limit + 1])
-            var entries: [Entry] = []
-            entries.reserveCapacity(limit)
-            var lastSequence: Int64 = 0
-            var more = false
-            while let row = try rows.next() {
-                // One row more than asked tells whether another batch follows.
-                if entries.count == limit {
-                    more = true
-                    break
-                }
-                let entryRow = EntryRow(row)
-                lastSequence = entryRow.sequence
-                entries.append(entryRow.entry)
-            }
-            let next = more ? entries.last.map { EntryCursor(time: $0.createdAt.millisecondsSince1970, sequence: lastSequence) } : nil
+            let (entries, last) = try Self.readPage(rows, limit: limit) { EntryRow($0).entry }
+            let next = last.map { EntryCursor(time: $0.item.createdAt.millisecondsSince1970, sequence: $0.sequence) }
             return EntryBatch(entries: entries, nextCursor: next)
         }
     }
