@@ -5,7 +5,7 @@ import datetime
 
 from playwright.sync_api import expect
 
-from conftest import wait_for
+from conftest import TESTER, wait_for
 
 START = datetime.datetime(2024, 5, 1, 12, 0, tzinfo=datetime.timezone.utc)
 
@@ -139,7 +139,11 @@ def test_unsent_text_survives_closing_the_browser_while_the_server_is_down(pages
     pages.allow_errors(r"ERR_CONNECTION_REFUSED|Failed to load resource")
     context = pages.context()
     page = context.new_page()
-    page.goto("/#/new")
+    # The server goes once the session is known: the save fails (a server gone before that answer
+    # opens the diary offline, the next tests).
+    with page.expect_response("**/api/v1/session"):
+        page.goto("/#/new")
+    expect(page.get_by_role("textbox", name="Title")).to_be_focused()
     server.stop()
     page.get_by_role("textbox", name="Title").type("Kept in the browser")
     expect(page.get_by_text("Not saved yet")).to_be_visible(timeout=5000)
@@ -151,6 +155,115 @@ def test_unsent_text_survives_closing_the_browser_while_the_server_is_down(pages
     page.goto("/")
     expect(page.locator(".row-title")).to_have_text(["Kept in the browser"])
     assert entry_with_title(server, "Kept in the browser")
+
+
+def drafts_in(page):
+    return page.evaluate("""Object.keys(localStorage).filter((k) => k.startsWith('diary.draft.'))
+                            .map((k) => JSON.parse(localStorage.getItem(k)))""")
+
+
+def test_the_diary_opens_and_keeps_what_is_written_when_the_network_is_gone_at_start(pages, server):
+    # The page and its scripts load, then the network goes (a phone that just lost it): the first
+    # session check fails. The diary opens all the same, and what is written waits in the browser
+    # until the connection is back, then is saved once.
+    pages.allow_errors(r"Failed to load resource: net::ERR_INTERNET_DISCONNECTED")
+    context = pages.context()
+    page = context.new_page()
+    sent = []
+    page.on("request", lambda r: "/api/v1/" in r.url and r.method != "GET"
+            and sent.append((r.method, r.headers.get("x-csrf-token"))))
+    page.route("**/api/v1/**", lambda route: route.abort("internetdisconnected"))
+    page.goto("/")
+    note = page.get_by_role("status").filter(has_text="Could not reach the diary.")
+    expect(note).to_have_text("Could not reach the diary. What you write is kept in this browser and sent when "
+                              "the connection is back.")
+    expect(page.get_by_text("Your entries will appear here when the connection is back.")).to_be_visible()
+    context.set_offline(True)
+    page.unroute("**/api/v1/**")
+
+    page.get_by_role("link", name="New entry").click()
+    expect(note).to_be_visible()  # in the editor too, above the title
+    page.get_by_role("textbox", name="Title").type("Written before the diary answered")
+    page.keyboard.press("Enter")
+    page.keyboard.type("The phone was offline.")
+    wait_for(lambda: [(d["title"], d["body"], d["owner"]) for d in drafts_in(page)]
+             == [("Written before the diary answered", "The phone was offline.", None)], message="the draft")
+    # Back in the list, what waits in this browser is there, and opens again in the editor.
+    page.get_by_role("link", name="Back to the list").click()
+    expect(page.locator(".row-title")).to_have_text(["Written before the diary answered"])
+    page.locator(".row-link").click()
+    body = page.get_by_role("textbox", name="Write here")
+    expect(body).to_have_value("The phone was offline.")
+    body.press("End")
+    page.keyboard.type(" Now it is back.")
+    page.wait_for_timeout(1000)
+    assert sent == [], "nothing is sent before the session is known"
+
+    # Back online: the session is asked for at once, the draft is sent with its CSRF token, and
+    # the editor stays as it is.
+    context.set_offline(False)
+    expect(note).to_have_count(0, timeout=3000)
+    text = "The phone was offline. Now it is back."
+    wait_for(lambda: [(e["title"], e["excerpt"]) for e in server.entries()]
+             == [("Written before the diary answered", text)], message="the draft, saved once")
+    expect(body).to_be_focused()
+    page.get_by_role("link", name="Back to the list").click()
+    expect(page.locator(".row-title")).to_have_text(["Written before the diary answered"])
+    expect(page.get_by_role("link", name="Trash")).to_be_visible()
+    assert drafts_in(page) == []
+    assert len(server.entries()) == 1
+    assert sent and all(token for _, token in sent), sent
+
+
+def test_a_slow_first_answer_opens_the_diary_meanwhile(pages, server):
+    page = pages.context().new_page()
+    held = []
+    page.route("**/api/v1/session", lambda route: held.append(route), times=1)  # answered when the test says so
+    page.goto("/")
+    expect(page.locator(".offline-note")).to_be_visible(timeout=6000)
+    expect(page.get_by_role("link", name="New entry")).to_be_visible()
+    held[0].continue_()
+    expect(page.locator(".offline-note")).to_have_count(0)
+    expect(page.get_by_text("Your diary is empty.")).to_be_visible()
+
+
+def test_a_draft_written_while_the_server_restarts_waits_for_its_writer_to_log_in(pages, server):
+    # The writer opened the diary before; now the server goes away while the page asks who is
+    # logged in, and comes back having forgotten this browser's session.
+    pages.allow_errors(r"ERR_CONNECTION_REFUSED|Failed to load resource")
+    context = pages.context()
+    page = context.new_page()
+    page.goto("/")
+    expect(page.get_by_text("Your diary is empty.")).to_be_visible()
+
+    def server_goes_away(route):
+        server.stop()
+        route.continue_()
+
+    page.route("**/api/v1/session", server_goes_away, times=1)
+    page.goto("/#/new")
+    page.reload()
+    expect(page.get_by_role("status").filter(has_text="Could not reach the diary.")).to_be_visible()
+    page.get_by_role("textbox", name="Title").type("Before the restart")
+    wait_for(lambda: [(d["title"], d["owner"]) for d in drafts_in(page)] == [("Before the restart", "tester")],
+             message="the draft, its writer presumed")
+    context.clear_cookies()
+    server.start()
+
+    # The check is asked again on its own; the answer is "log in", and the draft waits.
+    expect(page.get_by_role("button", name="Log in")).to_be_visible(timeout=20000)
+    expect(page.get_by_role("status").filter(has_text="Could not reach the diary.")).to_have_count(0)
+    assert [d["title"] for d in drafts_in(page)] == ["Before the restart"]
+    assert server.entries() == []
+    page.get_by_role("textbox", name="Name").fill(TESTER["name"])
+    page.get_by_label("Password").fill(TESTER["password"])
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("textbox", name="Title")).to_have_value("Before the restart")
+    wait_for(lambda: [e["title"] for e in server.entries()] == ["Before the restart"], message="the draft, saved")
+    page.get_by_role("link", name="Back to the list").click()
+    expect(page.locator(".row-title")).to_have_text(["Before the restart"])
+    assert drafts_in(page) == []
+    assert len(server.entries()) == 1
 
 
 def test_a_conflict_shows_both_versions_and_lets_the_writer_choose(pages, server):

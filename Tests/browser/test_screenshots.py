@@ -7,6 +7,7 @@ the fake Open-Meteo gives each its weather: rows with and without an icon."""
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from conftest import DESKTOP, PHONE, wait_for
@@ -72,3 +73,35 @@ def test_screenshots(pages, server, open_meteo, device, locale, scheme):
     page.get_by_role("searchbox").fill("serenity")
     expect(page.locator("mark").first).to_be_visible()
     page.screenshot(path=name("search"))
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_screenshots_while_the_diary_cannot_be_reached(pages, server, device, locale):
+    """The page loaded but its server does not answer: the note, the list of what waits in this
+    browser, and the editor, light and dark."""
+    SHOTS.mkdir(exist_ok=True)
+    pages.allow_errors(r"Failed to load resource: net::ERR_INTERNET_DISCONNECTED")
+    options = PHONE if device == "phone" else DESKTOP
+    page = pages.context(locale, **options).new_page()
+    page.route("**/api/v1/**", lambda route: route.abort("internetdisconnected"))
+    page.goto("/#/new")
+    note = page.locator(".offline-note")
+    expect(note).to_be_visible()
+    page.locator(".title-field").type("A walk by the river" if locale == "en-US" else "강가 산책")
+    page.keyboard.press("Enter")
+    page.keyboard.type("The water was high after the rain." if locale == "en-US" else "비가 온 뒤라 물이 불어 있었다.")
+    page.locator(".title-field").focus()
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        name = lambda screen: str(SHOTS / f"offline-{screen}-{device}-{locale}-{scheme}.png")
+        page.screenshot(path=name("editor"))
+        page.locator(".bar .icon-button").first.click()  # back to the list
+        expect(page.locator(".row")).to_have_count(1)
+        # Nothing sticks out sideways.
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        page.screenshot(path=name("list"))
+        results = Axe().run(page)
+        assert results.violations_count == 0, results.generate_report()
+        page.locator(".row-link").click()
+        expect(note).to_be_visible()

@@ -1,5 +1,6 @@
 // The door: the first account's setup on a new diary, then a login form. Nothing of the
-// diary is drawn before the server knows who is asking.
+// diary on the server is drawn before the server knows who is asking (a page opened while the
+// server cannot be reached shows only the drafts kept in this browser).
 
 import * as api from './api.js';
 import { lang } from './i18n.js';

@@ -21,7 +21,7 @@ export const setCsrfToken = (token) => { csrfToken = token; };
 // Told when the server says no one is logged in (the session ended, say).
 export const sessionEvents = new EventTarget();
 
-async function request(method, path, { body, headers = {}, keepalive = false } = {}) {
+async function request(method, path, { body, headers = {}, keepalive = false, timeout } = {}) {
   let res;
   try {
     const json = body === undefined ? undefined : JSON.stringify(body);
@@ -31,6 +31,8 @@ async function request(method, path, { body, headers = {}, keepalive = false } =
     res = await fetch(base + path, {
       method, headers, body: json, cache: 'no-store',
       keepalive: keepalive && (json?.length ?? 0) < 60000,
+      // A server that does not answer in time counts as one that cannot be reached.
+      signal: timeout ? AbortSignal.timeout?.(timeout) : undefined,
     });
   } catch (e) {
     throw new ApiError(0, null);
@@ -42,7 +44,8 @@ async function request(method, path, { body, headers = {}, keepalive = false } =
   return data;
 }
 
-export const getSession = () => request('GET', 'session');
+// A check left hanging (a connection that carries nothing) is given up, so it can be asked again.
+export const getSession = () => request('GET', 'session', { timeout: 10000 });
 export const setUp = (name, password) => request('POST', 'setup', { body: { name, password } });
 export const logIn = (name, password) => request('POST', 'session', { body: { name, password } });
 

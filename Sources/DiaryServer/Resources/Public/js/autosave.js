@@ -21,6 +21,10 @@ const conflicted = new Set(); // ids waiting for the writer to choose a version
 const failing = new Set(); // ids whose last attempt failed
 let retryTimer = null;
 let retryDelay = 0;
+// Nothing is sent before the server has said who is writing (and given the CSRF token every
+// save needs). A page opened while the server cannot be reached keeps its edits in the drafts
+// until then.
+let held = true;
 
 export const version = (id) => versions.get(id);
 
@@ -60,7 +64,7 @@ export function leave(id, opts = {}) {
 export function save(id, opts = {}) {
   clearTimeout(timers.get(id));
   timers.delete(id);
-  if (conflicted.has(id) || !drafts.get(id)) return Promise.resolve();
+  if (held || conflicted.has(id) || !drafts.get(id)) return Promise.resolve();
   if (inflight.has(id)) {
     // The page is going away and cannot wait for the request under way.
     if (opts.keepalive) send(id, opts);
@@ -79,6 +83,12 @@ export function save(id, opts = {}) {
 export async function settled() {
   for (const id of [...timers.keys()]) save(id);
   while (inflight.size) await Promise.allSettled([...inflight.values()]);
+}
+
+/** The session is known: from now on edits are sent, first whatever waits in the drafts. */
+export function resume() {
+  held = false;
+  saveAll();
 }
 
 /** Sends every draft kept in this browser: at start, when back online, on retry. */
@@ -234,12 +244,24 @@ const memory = new Map(); // used where localStorage is unavailable or full
 
 // Each draft records its writer (`owner`, a user name). A browser shared by two people
 // reads, writes and sends only the logged-in user's drafts; the others wait for their writer.
-let owner = null;
+// Before the server has answered (offline at start), the writer last logged in here is
+// presumed, so that what is written meanwhile is sent as theirs and no one else's.
+const WRITER_KEY = 'diary.writer';
+let owner = (() => {
+  try {
+    return localStorage.getItem(WRITER_KEY);
+  } catch {
+    return null;
+  }
+})();
 const mine = (draft) => (draft && (!draft.owner || draft.owner === owner) ? draft : null);
 
 export const drafts = {
   setOwner(name) {
     owner = name;
+    try {
+      localStorage.setItem(WRITER_KEY, name);
+    } catch {}
   },
 
   get(id) {

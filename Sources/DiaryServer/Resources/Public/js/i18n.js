@@ -35,6 +35,8 @@ const strings = {
     saveFailed: 'Not saved yet. Retrying… Your writing is kept in this browser.',
     tooLarge: 'This entry is too long to save. Shorten it; your writing is kept in this browser.',
     saved: 'Saved.',
+    offline: 'Could not reach the diary. What you write is kept in this browser and sent when the connection is back.',
+    listOffline: 'Your entries will appear here when the connection is back.',
     actionsFor: (title) => `Actions for “${title}”`,
     locationNeeded: 'Weather needs your location.',
     // The providers' own words are English; these name each kind of weather.
@@ -76,6 +78,8 @@ const strings = {
     saveFailed: '아직 저장하지 못했어요. 다시 시도하는 중이에요. 쓴 글은 이 브라우저에 보관돼 있어요.',
     tooLarge: '일기가 너무 길어 저장할 수 없어요. 줄여 주세요. 쓴 글은 이 브라우저에 보관돼 있어요.',
     saved: '저장했어요.',
+    offline: '일기장에 연결하지 못했어요. 쓰는 글은 이 브라우저에 보관했다가 다시 연결되면 저장할게요.',
+    listOffline: '다시 연결되면 일기가 여기에 나타나요.',
     actionsFor: (title) => `“${title}” 작업`,
     locationNeeded: '날씨를 기록하려면 위치 권한이 필요해요.',
     conditions: {

@@ -12,7 +12,8 @@ import { weatherIcon } from './weather.js';
 
 const SEARCH_DELAY_MS = 250;
 
-export function showList(root) {
+/** The list; `offline`: the server has not answered yet, so only this browser's drafts show. */
+export function showList(root, { offline = false } = {}) {
   const entries = h('ul', { class: 'entries', 'aria-label': t.appName });
   const results = h('ul', { class: 'entries', 'aria-label': t.search, hidden: true });
   const notice = h('div', { class: 'notice', hidden: true });
@@ -21,26 +22,36 @@ export function showList(root) {
     placeholder: t.searchPlaceholder, autocomplete: 'off', enterkeyhint: 'search',
   });
   const main = h('main', { class: 'column' },
-    h('form', { class: 'search', role: 'search', onsubmit: (e) => e.preventDefault() },
+    // Searching needs the server.
+    h('form', { class: 'search', role: 'search', hidden: offline, onsubmit: (e) => e.preventDefault() },
       icon('search'), searchField),
     notice, entries, results);
-  root.append(header(), main);
+  root.append(header(offline), main);
 
   const swipe = enableSwipe(main);
   const context = { swipe, query: '' };
   let stopPaging = () => {};
 
-  // Let a save started as the writer left the editor land first, so the
-  // list shows what they just wrote.
-  autosave.settled().then(() => {
-    if (!main.isConnected) return;
-    stopPaging = paged(entries, {
-      fetchPage: (cursor) => api.listEntries(cursor),
-      renderRow: (entry) => row(entry, context),
-      onFirst: (page) => page.entries.length || showEmpty(notice),
-      onError: () => showError(notice),
+  if (offline) {
+    // What was written here and not sent yet comes first, and opens in the editor as usual;
+    // the rest of the diary comes with the server.
+    entries.append(...kept());
+    entries.after(notice);
+    notice.replaceChildren(h('p', {}, t.listOffline));
+    notice.hidden = false;
+  } else {
+    // Let a save started as the writer left the editor land first, so the
+    // list shows what they just wrote.
+    autosave.settled().then(() => {
+      if (!main.isConnected) return;
+      stopPaging = paged(entries, {
+        fetchPage: (cursor) => api.listEntries(cursor),
+        renderRow: (entry) => row(entry, context),
+        onFirst: (page) => page.entries.length || showEmpty(notice),
+        onError: () => showError(notice),
+      });
     });
-  });
+  }
 
   let searchTimer = null;
   let searchSerial = 0;
@@ -74,11 +85,12 @@ export function showList(root) {
   };
 }
 
-function header() {
+// Offline there is no trash to open: it lives on the server.
+function header(offline) {
   return h('header', { class: 'bar' },
     h('div', { class: 'bar-inner' },
       h('h1', { class: 'app-name' }, t.appName),
-      iconLink('trash', t.trash, '#/trash'),
+      offline ? null : iconLink('trash', t.trash, '#/trash'),
       iconLink('new', t.newEntry, '#/new')));
 }
 
@@ -104,14 +116,7 @@ function row(entry, context, snippet) {
       h('button', { type: 'button', class: 'swipe-share', onclick: share }, t.share),
       h('button', { type: 'button', class: 'swipe-delete', onclick: remove }, t.delete)),
     h('div', { class: 'row-main' },
-      h('a', { class: 'row-link', href: `#/entry/${entry.id}` },
-        h('span', { class: title ? 'row-title' : 'row-title untitled' }, title ? mark(title) : t.untitled),
-        h('span', { class: 'row-meta' },
-          h('time', { datetime: entry.createdAt }, formatDate(entry.createdAt)),
-          weatherIcon(entry.weather),
-          snippet == null ? h('span', { class: 'row-excerpt' }, entry.excerpt) : null),
-        // A search result shows its snippet whole, so the marked words are seen.
-        snippet == null ? null : h('span', { class: 'row-snippet' }, mark(snippet))),
+      rowLink(entry, mark, snippet),
       iconButton('more', t.moreFor(title || t.untitled), {
         class: 'icon-button row-more', 'aria-haspopup': 'dialog',
         onclick: async () => {
@@ -124,6 +129,30 @@ function row(entry, context, snippet) {
         },
       })));
   return li;
+}
+
+function rowLink(entry, mark, snippet) {
+  const title = entry.title.trim();
+  return h('a', { class: 'row-link', href: `#/entry/${entry.id}` },
+    h('span', { class: title ? 'row-title' : 'row-title untitled' }, title ? mark(title) : t.untitled),
+    h('span', { class: 'row-meta' },
+      h('time', { datetime: entry.createdAt }, formatDate(entry.createdAt)),
+      weatherIcon(entry.weather),
+      snippet == null ? h('span', { class: 'row-excerpt' }, entry.excerpt) : null),
+    // A search result shows its snippet whole, so the marked words are seen.
+    snippet == null ? null : h('span', { class: 'row-snippet' }, mark(snippet)));
+}
+
+/** Rows for the drafts kept in this browser, newest first; only the link, as Share and Delete need the server. */
+function kept() {
+  const { drafts } = autosave;
+  return drafts.ids().map((id) => drafts.get(id))
+    .filter((draft) => !drafts.isBlank(draft.title, draft.body))
+    .sort((a, b) => b.created.localeCompare(a.created))
+    .map(({ id, title, body, created }) => {
+      const entry = { id, title, createdAt: created, excerpt: body.slice(0, 200) };
+      return h('li', { class: 'row' }, h('div', { class: 'row-main' }, rowLink(entry, (text) => text)));
+    });
 }
 
 function showEmpty(notice) {

@@ -3,6 +3,7 @@
 import * as autosave from './autosave.js';
 import { offerUndo } from './actions.js';
 import { getSession, sessionEvents, setCsrfToken } from './api.js';
+import { h } from './dom.js';
 import { lang, t } from './i18n.js';
 import { showEditor, watchViewport } from './editor.js';
 import { showList } from './list.js';
@@ -35,11 +36,14 @@ autosave.events.addEventListener('conflict', (e) => {
 
 // Hash routes: #/ the list, #/new a new entry, #/entry/<id> an entry, #/trash.
 // Each screen draws itself into #app and returns a function that tears it down.
+const app = document.getElementById('app');
 const routes = [];
 let teardown = null;
+let started = false;
 const route = (pattern, show) => routes.push([pattern, show]);
 
 function start() {
+  started = true;
   addEventListener('hashchange', refresh);
   refresh();
 }
@@ -52,13 +56,13 @@ export function refresh() {
   teardown?.();
   teardown = null;
   const hash = location.hash || '#/';
-  const root = document.getElementById('app');
-  root.replaceChildren();
+  app.replaceChildren();
   scrollTo(0, 0);
   for (const [pattern, show] of routes) {
     const match = hash.match(pattern);
     if (match) {
-      teardown = show(root, ...match.slice(1)) ?? null;
+      teardown = show(app, ...match.slice(1)) ?? null;
+      if (offline) app.querySelector('.bar')?.after(offlineNote);
       return;
     }
   }
@@ -68,7 +72,7 @@ export function refresh() {
 // The list and the editor come with the page, so a writer whose connection drops after it
 // loaded can still open the editor and write (the text waits in the browser). The trash, the
 // login form and the conflict dialog need the server anyway: they load when first needed.
-route(/^#\/?$/, showList);
+route(/^#\/?$/, (root) => showList(root, { offline }));
 route(/^#\/new$/, (root) => showEditor(root, null));
 route(/^#\/entry\/([0-9a-fA-F-]{36})$/, (root, id) => showEditor(root, id.toLowerCase()));
 route(/^#\/trash$/, later(() => import('./trash.js'), (m, root) => m.showTrash(root)));
@@ -89,8 +93,8 @@ function later(load, show) {
 }
 
 /** Resolves once someone is logged in; the login or setup form loads only when needed. */
-async function ensureSession(root) {
-  const session = await getSession();
+async function ensureSession(root, session) {
+  session ??= await getSession();
   if (session.user) {
     setCsrfToken(session.csrfToken);
     return session;
@@ -99,22 +103,81 @@ async function ensureSession(root) {
   return account.logIn(root, session.setupNeeded);
 }
 
-// Nothing is drawn or sent before someone is logged in. Then whatever an earlier visit
-// could not send goes first; the list waits for it.
-ensureSession(document.getElementById('app')).then((session) => {
+/** Someone is logged in: what waits in the drafts goes first, then the screen is drawn. */
+function begin(session) {
   autosave.drafts.setOwner(session.user.name);
-  autosave.saveAll();
+  autosave.resume();
+  if (!started) return start();
+  // Back from offline or from the login form: the screen is drawn again with the diary's data,
+  // except an entry being written, which stays as it is (caret and all) while its text is sent.
+  if (!app.querySelector('.editor-screen .title-field:not([hidden])')) refresh();
+}
+
+// -- Offline at start -------------------------------------------------------------------------
+// The server may not answer as the page opens: the phone is offline, or the server is
+// restarting. The diary opens all the same, with a note that says so: the writer can start an
+// entry at once, its text waits in the drafts (autosave holds it back), and the session is asked
+// for again until the server answers. Then the diary loads as usual and the drafts are sent,
+// with the session's CSRF token; a session gone by then brings the login form, and the drafts
+// wait for their writer to log in.
+
+const PATIENCE_MS = 4000; // a slower first answer opens the diary offline meanwhile
+const RETRY_MS = 1000; // the first pause between two checks; it doubles up to RETRY_MAX_MS
+const RETRY_MAX_MS = 15000;
+
+let offline = false;
+const offlineNote = h('p', { class: 'offline-note', role: 'status' }, t.offline);
+
+function openOffline() {
+  if (offline || started) return;
+  offline = true;
   start();
-});
+}
+
+/** The session, asked for until the server answers; the diary opens offline meanwhile. */
+function reachSession() {
+  return new Promise((resolve) => {
+    let delay = RETRY_MS;
+    let timer = null;
+    const slow = setTimeout(openOffline, PATIENCE_MS);
+    const answered = (session) => {
+      clearTimeout(slow);
+      offline = false;
+      offlineNote.remove();
+      resolve(session);
+    };
+    const now = () => document.visibilityState === 'visible' && ask();
+    const ask = () => {
+      clearTimeout(timer);
+      removeEventListener('online', ask);
+      document.removeEventListener('visibilitychange', now);
+      // No one logged in is an answer too (user null); no answer, a timeout or a server error
+      // (a proxy's 502 while the server restarts) is asked again.
+      getSession().then(answered, () => {
+        openOffline();
+        timer = setTimeout(ask, delay);
+        delay = Math.min(delay * 2, RETRY_MAX_MS);
+        // Back online, or back to the app: ask at once.
+        addEventListener('online', ask);
+        document.addEventListener('visibilitychange', now);
+      });
+    };
+    ask();
+  });
+}
 
 // A session that ends (logged out elsewhere, password changed) brings back the login;
 // unsaved text stays in this browser and is sent once logged in again.
-// One login form at a time: the saves retried meanwhile (each another 401) leave it be.
+// One login form at a time: the saves retried meanwhile (each another 401) leave it be, and so
+// do requests made while the first session check is still under way (offline at start).
 // Drafts are their writer's: someone else logging in here neither sees nor sends them.
-let relogin = null;
+let relogin = reachSession()
+  .then((session) => ensureSession(app, session))
+  .then(begin)
+  .finally(() => { relogin = null; });
 sessionEvents.addEventListener('ended', () => {
-  relogin ??= ensureSession(document.getElementById('app'))
-    .then((session) => { autosave.drafts.setOwner(session.user.name); autosave.saveAll(); refresh(); })
+  relogin ??= ensureSession(app)
+    .then(begin)
     .catch(() => {})
     .finally(() => { relogin = null; });
 });
