@@ -222,12 +222,13 @@ def main(argv=None) -> int:
     if run.get("commit"):
         m["commit"] = run["commit"]
     if run.get("diary_bin"):
-        w(f"- Diary: the release binary given as `DIARY_BENCH_BIN` (`{run['diary_bin']}`, built by "
-          f"`swift build -c release --product diary`); the repository was at commit {m['commit']}")
+        w(f"- Diary: the release binary given as `DIARY_BENCH_BIN` (`{run['diary_bin']}`, built as "
+          f"scripts/bench builds it: `swift build -c release --static-swift-stdlib --product diary`); "
+          f"the repository was at commit {m['commit']}")
     elif m["commit"] == "no commit yet":
-        w("- Diary: release build (`swift build -c release --product diary`) of the working tree (no commit yet)")
+        w("- Diary: release build (`swift build -c release --static-swift-stdlib --product diary`) of the working tree (no commit yet)")
     else:
-        w(f"- Diary: release build (`swift build -c release --product diary`) of commit {m['commit']}"
+        w(f"- Diary: release build (`swift build -c release --static-swift-stdlib --product diary`) of commit {m['commit']}"
           + (" with uncommitted changes" if m["dirty"] else ""))
     idle = {}
     la_path = os.path.join(a.results, "loadavg.txt")
