@@ -26,13 +26,13 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the diary file, creating the default folder on first use. A path given explicitly
     /// must have its folder already: a typo should be an error, not a new empty diary elsewhere.
-    func openDatabase() throws -> DiaryDatabase {
+    func openDatabase(checkpoints: DiaryDatabase.Checkpoints = .inline) throws -> DiaryDatabase {
         let path = databasePath()
         if database == nil && ProcessInfo.processInfo.environment["DIARY_DATABASE"] == nil {
             let folder = (path as NSString).deletingLastPathComponent
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
-        return try DiaryDatabase(path: path)
+        return try DiaryDatabase(path: path, checkpoints: checkpoints)
     }
 
     /// The diary the entry commands act on: the chosen user's, or, before any account exists,

@@ -43,6 +43,28 @@ struct SQLiteEntryStoreTests {
         #expect(mode == "wal")
     }
 
+    @Test("With background checkpoints, commits leave the log alone and the checkpointer copies it into the file")
+    func backgroundCheckpoints() async throws {
+        let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
+        let database = try DiaryDatabase(path: path, checkpoints: .background)
+        let store = database.entries(of: .localOwner)
+        func fileSize() throws -> Int { try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int }
+        let before = try fileSize()
+        let body = String(repeating: "A long day of writing. ", count: 200)
+        for number in 0..<200 { _ = try await store.create(try EntryText(title: "Entry \(number)", body: body), id: UUID()) }
+        // No commit copied the log back: every new page is still in the -wal file.
+        #expect(try fileSize() == before)
+
+        let checkpoints = Task { await database.backgroundCheckpoints(interval: .milliseconds(20), threshold: 1).run() }
+        defer { checkpoints.cancel() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try fileSize() == before, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try fileSize() > before)
+        #expect(try await store.count() == 200)
+        let check = try await DatabaseQueue(path: path).read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+        #expect(check == "ok")
+    }
+
     @Test("The list walks an index from the cursor on, never scanning skipped rows")
     func listUsesIndex() throws {
         let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path

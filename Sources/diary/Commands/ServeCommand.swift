@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import DiaryServer
+import DiaryStore
 import DiaryWeather
 import Hummingbird
 import Logging
@@ -33,7 +34,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let provider = try WeatherSettings.provider(choice: weather, environment: ProcessInfo.processInfo.environment)
         let environment = ProcessInfo.processInfo.environment
-        let database = try options.openDatabase()
+        // The server checkpoints in the background, so no autosave waits for a checkpoint's sync.
+        let database = try options.openDatabase(checkpoints: .background)
         let settings = ServerSettings(
             host: host, port: port, weather: provider,
             trustProxy: trustProxy || environment["DIARY_TRUST_PROXY"] == "1",
@@ -47,6 +49,8 @@ struct ServeCommand: AsyncParsableCommand {
             // Written straight to the file descriptor: a pipe would otherwise hold it in a buffer.
             FileHandle.standardOutput.write(Data("Diary is at http://\(host):\(port)/ (database: \(path)). Press Ctrl-C to stop.\n".utf8))
         }
+        let checkpoints = Task { await database.backgroundCheckpoints().run() }
+        defer { checkpoints.cancel() }
         try await app.runService()
     }
 }
