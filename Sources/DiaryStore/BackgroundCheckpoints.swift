@@ -8,16 +8,24 @@ import GRDB
 /// 1,000 pages, and it ends with a sync of the whole file: 200 ms and more on this machine, while
 /// every autosave queued behind that commit waited (the p99 of saves at 64 connections was
 /// 234 ms, with a p50 of 14). The server turns that off (`DiaryDatabase(path:checkpoints:)`) and
-/// runs this instead: a separate connection that checkpoints PASSIVE, which never blocks the
-/// writer or the readers. Short-lived command-line processes keep SQLite's default.
+/// runs this instead, in two steps:
+/// 1. a separate connection checkpoints PASSIVE: it copies (and syncs) what the log holds while
+///    commits go on, blocking neither the writer nor the readers;
+/// 2. the writer's own connection checkpoints again between two commits: only the few pages
+///    written meanwhile are left to copy, and once the log is all copied the next commit starts
+///    it from the beginning. Without this step, under steady writes the log never caught up and
+///    grew without end (750 MB in 20 s of autosaves).
+/// Short-lived command-line processes keep SQLite's default.
 public struct BackgroundCheckpoints: Sendable {
     let path: String
+    let pool: DatabasePool
     /// How often to look at the log, and how large it may grow before it is copied back.
     public var interval: Duration
     public var threshold: Int
 
-    init(path: String, interval: Duration, threshold: Int) {
+    init(path: String, pool: DatabasePool, interval: Duration, threshold: Int) {
         self.path = path
+        self.pool = pool
         self.interval = interval
         self.threshold = threshold
     }
@@ -32,6 +40,7 @@ public struct BackgroundCheckpoints: Sendable {
             let size = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
             guard size > threshold else { continue }
             _ = try? await connection.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+            _ = try? await pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
         }
         try? connection.close()
     }

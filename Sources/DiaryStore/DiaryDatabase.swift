@@ -23,7 +23,11 @@ public final class DiaryDatabase: Sendable {
             // Only a new, empty file takes it: 16 KiB pages hold a typical entry without spilling
             // into half-empty overflow pages (measured: 1.87× the text at 100,000 entries, not 2.1×).
             try db.execute(sql: "PRAGMA page_size = 16384")
-            if checkpoints == .background { try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+            if checkpoints == .background {
+                // The log is reused from its start once copied back; past 64 MiB it is also cut
+                // back to that size, so a burst of writes does not keep its disk space.
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864")
+            }
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -57,7 +61,7 @@ public final class DiaryDatabase: Sendable {
     /// The checkpoints of a database opened with `checkpoints: .background`: run it for as long
     /// as the database is open (every second, once the log passes 4 MiB, by default).
     public func backgroundCheckpoints(interval: Duration = .seconds(1), threshold: Int = 4 << 20) -> BackgroundCheckpoints {
-        BackgroundCheckpoints(path: path, interval: interval, threshold: threshold)
+        BackgroundCheckpoints(path: path, pool: pool, interval: interval, threshold: threshold)
     }
 
     /// The diary of one user.
