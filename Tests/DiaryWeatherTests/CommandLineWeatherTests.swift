@@ -7,7 +7,16 @@ struct CommandLineWeatherTests {
         ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent(".build/debug/diary").path
 
-    static func diary(_ arguments: [String], environment: [String: String]) throws -> String {
+    /// Waits for the process on a thread of its own: the fake provider it calls runs on Swift's
+    /// cooperative threads (two on a 2-core machine), and a test blocking one of them while it
+    /// waits starved the other tests' servers (a save once took 3 s on CI).
+    static func diary(_ arguments: [String], environment: [String: String]) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try runDiary(arguments, environment: environment) }) }.start()
+        }
+    }
+
+    private static func runDiary(_ arguments: [String], environment: [String: String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
@@ -27,14 +36,14 @@ struct CommandLineWeatherTests {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-cli-weather-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let environment = ["DIARY_DATABASE": folder.appendingPathComponent("d.sqlite").path, "DIARY_OPEN_METEO_URL": base + "/ok"]
-            let saved = try Self.diary(["new", "Walk", "--location", "37.5665,126.978"], environment: environment)
+            let saved = try await Self.diary(["new", "Walk", "--location", "37.5665,126.978"], environment: environment)
             #expect(saved.contains("Slight rain"))
-            #expect(try Self.diary(["list"], environment: environment).contains("🌧️ Walk"))
+            #expect(try await Self.diary(["list"], environment: environment).contains("🌧️ Walk"))
 
             let failing = environment.merging(["DIARY_OPEN_METEO_URL": base + "/error500"]) { $1 }
-            let unlucky = try Self.diary(["new", "Indoors", "--location", "37.5665,126.978"], environment: failing)
+            let unlucky = try await Self.diary(["new", "Indoors", "--location", "37.5665,126.978"], environment: failing)
             #expect(unlucky.contains("without weather"))
-            #expect(try Self.diary(["list"], environment: environment).contains("Indoors"))
+            #expect(try await Self.diary(["list"], environment: environment).contains("Indoors"))
         }
     }
 }

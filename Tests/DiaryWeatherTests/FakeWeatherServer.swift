@@ -37,7 +37,7 @@ enum FakeWeatherServer {
             try await Task.sleep(for: .seconds(8))
             return json("{}")
         case "slow":
-            try await Task.sleep(for: .seconds(3))
+            try await Task.sleep(for: .seconds(5))
             return json(String(decoding: good, as: UTF8.self))
         default: return json("{}", status: .notFound)
         }
