@@ -29,15 +29,7 @@ public struct EntryJSONWriter {
         } else {
             out.append(contentsOf: "null".utf8)
         }
-        out.append(contentsOf: #","title":"#.utf8)
-        Self.appendString(entry.title, to: &out)
-        out.append(contentsOf: #","updatedAt":"#.utf8)
-        Self.appendQuotedDate(entry.updatedAt, to: &out)
-        out.append(contentsOf: #","version":"#.utf8)
-        out.append(contentsOf: String(entry.version).utf8)
-        out.append(contentsOf: #","weather":"#.utf8)
-        Self.appendWeather(entry.weather, to: &out)
-        out.append(UInt8(ascii: "}"))
+        Self.appendEnd(title: entry.title, updatedAt: entry.updatedAt, version: entry.version, weather: entry.weather, to: &out)
     }
 
     /// A row of a list: the title, the excerpt and the dates, without the body.
@@ -50,15 +42,7 @@ public struct EntryJSONWriter {
         Self.appendString(summary.excerpt, to: &out)
         out.append(contentsOf: #","id":"#.utf8)
         Self.appendID(summary.id, to: &out)
-        out.append(contentsOf: #","title":"#.utf8)
-        Self.appendString(summary.title, to: &out)
-        out.append(contentsOf: #","updatedAt":"#.utf8)
-        Self.appendQuotedDate(summary.updatedAt, to: &out)
-        out.append(contentsOf: #","version":"#.utf8)
-        out.append(contentsOf: String(summary.version).utf8)
-        out.append(contentsOf: #","weather":"#.utf8)
-        Self.appendWeather(summary.weather, to: &out)
-        out.append(UInt8(ascii: "}"))
+        Self.appendEnd(title: summary.title, updatedAt: summary.updatedAt, version: summary.version, weather: summary.weather, to: &out)
     }
 
     /// A page of a list: `{"entries":[…],"nextCursor":"…"}`, the cursor `null` on the last page.
@@ -74,6 +58,19 @@ public struct EntryJSONWriter {
         } else {
             out.append(contentsOf: "null".utf8)
         }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The fields an entry and a list row end with, in the same sorted order, and the closing brace.
+    private static func appendEnd(title: String, updatedAt: Date, version: Int, weather: Weather?, to out: inout [UInt8]) {
+        out.append(contentsOf: #","title":"#.utf8)
+        appendString(title, to: &out)
+        out.append(contentsOf: #","updatedAt":"#.utf8)
+        appendQuotedDate(updatedAt, to: &out)
+        out.append(contentsOf: #","version":"#.utf8)
+        out.append(contentsOf: String(version).utf8)
+        out.append(contentsOf: #","weather":"#.utf8)
+        appendWeather(weather, to: &out)
         out.append(UInt8(ascii: "}"))
     }
 
