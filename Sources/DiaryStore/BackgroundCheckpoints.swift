@@ -39,7 +39,10 @@ public struct BackgroundCheckpoints: Sendable {
             try? await Task.sleep(for: interval)
             let size = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
             guard size > threshold else { continue }
-            _ = try? await connection.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+            // The file keeps its size once reset (up to the 64 MiB limit), so it is the frames
+            // in it that say whether the writer has anything to finish.
+            let frames = try? await connection.writeWithoutTransaction { db in try db.checkpoint(.passive).walFrameCount }
+            guard let frames, frames > 0 else { continue }
             _ = try? await pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
         }
         try? connection.close()
