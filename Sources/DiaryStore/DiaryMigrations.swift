@@ -83,6 +83,33 @@ enum DiaryMigrations {
                 CREATE INDEX login_failure_by_subject ON login_failure (subject, at);
                 """)
         }
+        migrator.registerMigration("v4-change-counts") { db in
+            // A count per owner that goes up with every change to their entries, made by triggers
+            // so that every writer keeps it: this server, another instance, the command line, even
+            // the sqlite3 shell. The server checks it before answering a page it keeps in memory.
+            try db.execute(sql: """
+                CREATE TABLE diary_change (owner_id INTEGER PRIMARY KEY, count INTEGER NOT NULL);
+                CREATE TRIGGER entry_inserted AFTER INSERT ON entry BEGIN
+                    INSERT INTO diary_change (owner_id, count) VALUES (NEW.owner_id, 1)
+                        ON CONFLICT (owner_id) DO UPDATE SET count = count + 1;
+                END;
+                CREATE TRIGGER entry_updated AFTER UPDATE ON entry BEGIN
+                    INSERT INTO diary_change (owner_id, count) VALUES (NEW.owner_id, 1)
+                        ON CONFLICT (owner_id) DO UPDATE SET count = count + 1;
+                END;
+                -- An entry given to another owner (the first account adopting the local diary)
+                -- changes the diary it left as well.
+                CREATE TRIGGER entry_changed_owner AFTER UPDATE OF owner_id ON entry
+                WHEN OLD.owner_id IS NOT NEW.owner_id BEGIN
+                    INSERT INTO diary_change (owner_id, count) VALUES (OLD.owner_id, 1)
+                        ON CONFLICT (owner_id) DO UPDATE SET count = count + 1;
+                END;
+                CREATE TRIGGER entry_deleted AFTER DELETE ON entry BEGIN
+                    INSERT INTO diary_change (owner_id, count) VALUES (OLD.owner_id, 1)
+                        ON CONFLICT (owner_id) DO UPDATE SET count = count + 1;
+                END;
+                """)
+        }
         return migrator
     }
 }

@@ -42,6 +42,13 @@ public struct SQLiteEntryStore: EntryStore {
         }
     }
 
+    public func changeCount() async throws -> Int64 {
+        try await database.readStatement { [owner] db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT count FROM diary_change WHERE owner_id = ?"),
+                               arguments: [owner.rawValue]) ?? 0
+        }
+    }
+
     public func entry(id: UUID) async throws -> Entry? {
         try await database.readStatement { [owner] db in try EntryRow.fetch(db, id: id, owner: owner)?.entry }
     }

@@ -1,4 +1,6 @@
 import CompressNIO
+import DiaryCore
+import DiaryStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -133,6 +135,36 @@ struct EntriesAPITests {
             #expect(packed.body.readableBytes * 2 < plain.body.readableBytes)
             var body = packed.body
             #expect(try body.decompress(with: .gzip) == plain.body)
+        }
+    }
+
+    @Test("The first page answers every change, also one made by another process on the same file")
+    func firstPageFollowsChanges() async throws {
+        try await withDiaryAPI { client in
+            func firstTitles(gzip: Bool = false) async throws -> [String] {
+                let headers: HTTPFields = gzip ? [.acceptEncoding: "gzip"] : [:]
+                let response = try await client.execute(uri: "/api/v1/entries?limit=5", method: .get, headers: headers)
+                var body = response.body
+                if response.headers[.contentEncoding] == "gzip" { body = try body.decompress(with: .gzip) }
+                let page = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
+                return ((page?["entries"] as? [[String: Any]]) ?? []).compactMap { $0["title"] as? String }
+            }
+            let id = try await client.create(title: "First", body: String(repeating: "long enough to gzip ", count: 80))
+            #expect(try await firstTitles() == ["First"])
+            #expect(try await firstTitles(gzip: true) == ["First"])
+            try await client.send(.put, "/api/v1/entries/\(id)", json: #"{"title":"Renamed","body":"short"}"#, headers: [.ifMatch: "*"])
+            #expect(try await firstTitles() == ["Renamed"])
+            #expect(try await firstTitles(gzip: true) == ["Renamed"])
+
+            // Another process writing to the same file (the command line, a second server) is
+            // another connection: a `DiaryDatabase` of its own on the same path.
+            let token = try #require(client.token)
+            let user = try #require(try await client.accounts.user(forToken: token))
+            let other = try DiaryDatabase(path: client.accounts.database.path).entries(of: user.id)
+            _ = try await other.create(try EntryText(title: "From the command line", body: ""), id: UUID())
+            #expect(try await firstTitles() == ["From the command line", "Renamed"])
+            _ = try await other.moveToTrash(id: try #require(UUID(uuidString: id)))
+            #expect(try await firstTitles(gzip: true) == ["From the command line"])
         }
     }
 

@@ -16,6 +16,38 @@ struct EntryStoreConformanceTests {
         #expect(read.title == "Rain" && read.body == "It rained all day.")
     }
 
+    @Test("The change count goes up with every kind of change, and only with changes", arguments: StoreBackend.allCases)
+    func changeCount(backend: StoreBackend) async throws {
+        let store = try backend.makeStore()
+        var last = try await store.changeCount()
+        /// Whether the count moved since the last look.
+        func moved() async throws -> Bool {
+            let now = try await store.changeCount()
+            defer { last = now }
+            return now > last
+        }
+        let entry = try await store.create(try EntryText(title: "Counted", body: ""), id: UUID())
+        #expect(try await moved(), "create")
+        _ = try await store.list(after: nil, limit: 20)
+        _ = try await store.entry(id: entry.id)
+        _ = try await store.search("counted", limit: 5)
+        #expect(try await !moved(), "reads")
+        _ = try await store.update(id: entry.id, to: try EntryText(title: "Counted", body: "again"), expecting: 1)
+        #expect(try await moved(), "update")
+        let sunny = Weather(provider: "open-meteo", condition: .clear, description: "clear sky", isDay: true, temperatureCelsius: 20)
+        try await store.attachWeather(sunny, to: entry.id)
+        #expect(try await moved(), "weather")
+        _ = try await store.moveToTrash(id: entry.id)
+        #expect(try await moved(), "trash")
+        _ = try await store.restore(id: entry.id)
+        #expect(try await moved(), "restore")
+        try await store.purge(id: entry.id)
+        #expect(try await moved(), "purge")
+        let imported = Entry(id: UUID(), title: "Imported", body: "", createdAt: Date())
+        _ = try await store.importEntries([imported])
+        #expect(try await moved(), "import")
+    }
+
     @Test("Creating again with the same id returns the first entry, not a second one", arguments: StoreBackend.allCases)
     func createIsIdempotent(backend: StoreBackend) async throws {
         let store = try backend.makeStore()

@@ -9,8 +9,8 @@ import Testing
 /// the original app's 15 sample entries, one edited entry and one in the trash. Never regenerate it.
 @Suite("Upgrading old diary files")
 struct MigrationUpgradeTests {
-    static func copyOfFixture() throws -> String {
-        let source = try #require(Bundle.module.url(forResource: "Fixtures/v1-entries", withExtension: "sqlite"))
+    static func copyOfFixture(_ name: String = "v1-entries") throws -> String {
+        let source = try #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: "sqlite"))
         let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
         try FileManager.default.copyItem(atPath: source.path, toPath: path)
         return path
@@ -39,12 +39,37 @@ struct MigrationUpgradeTests {
         #expect(try await store.search("serenity", limit: 50).count == 15)
         #expect(try await store.search("일기", limit: 50).map(\.entry.title) == ["Edited in v1"])
         let migrations = try await DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(migrations == ["v1-entries", "v2-weather", "v3-accounts"])
+        #expect(migrations == ["v1-entries", "v2-weather", "v3-accounts", "v4-change-counts"])
         // v2: old entries have no weather, and can be given some.
         let old = try #require(before.first.flatMap { UUID(uuidString: $0["id"]) })
         #expect(try await store.entry(id: old)?.weather == nil)
         let clear = Weather(provider: "openweather", condition: .clear, description: "clear sky", isDay: true, temperatureCelsius: 21)
         try await store.attachWeather(clear, to: old)
         #expect(try await store.entry(id: old)?.weather == clear)
+    }
+
+    /// `Fixtures/v3-accounts.sqlite` was written by the first three migrations through the
+    /// command line: an entry written before any account, adopted by the first account "mina",
+    /// who wrote another and trashed a third, and "joon" with one entry. Never regenerate it.
+    @Test("A file made before change counts keeps each user's diary, and counts every change from then on")
+    func upgradeFromV3() async throws {
+        let path = try Self.copyOfFixture("v3-accounts")
+        let database = try DiaryDatabase(path: path)
+        let accounts = SQLiteAccountStore(database: database, bcryptCost: 4)
+        let mina = try #require(try await accounts.user(named: "mina"))
+        let joon = try #require(try await accounts.user(named: "joon"))
+        let minas = database.entries(of: mina.id)
+        let joons = database.entries(of: joon.id)
+        #expect(try await minas.list(after: nil, limit: 10).entries.map(\.title) == ["Mina's rainy day", "Before accounts"])
+        #expect(try await minas.trash(after: nil, limit: 10).entries.map(\.title) == ["Trashed"])
+        #expect(try await joons.list(after: nil, limit: 10).entries.map(\.title) == ["Joon's entry"])
+        #expect(try await minas.search("비가", limit: 5).map(\.entry.title) == ["Mina's rainy day"])
+
+        let minasBefore = try await minas.changeCount()
+        let joonsBefore = try await joons.changeCount()
+        _ = try await minas.create(try EntryText(title: "After the upgrade", body: ""), id: UUID())
+        #expect(try await minas.changeCount() > minasBefore)
+        // One diary's change is not another's.
+        #expect(try await joons.changeCount() == joonsBefore)
     }
 }

@@ -54,6 +54,11 @@ public protocol EntryStore: Sendable {
 
     /// How many entries are in the diary (not counting the trash).
     func count() async throws -> Int
+
+    /// A number that goes up whenever an entry of this diary or its trash changes in any way
+    /// (written, moved, restored, purged, imported, given weather), whoever changed it: another
+    /// process too. What a page kept in memory is checked against before it is answered again.
+    func changeCount() async throws -> Int64
 }
 
 extension EntryStore {

@@ -16,18 +16,39 @@ enum JSONResponse {
 
     /// JSON already written, as the busiest answers (entries and pages) are, by `EntryJSONWriter`.
     static func make(json body: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], for request: Request? = nil) -> Response {
-        var body = body
+        make(encode(json: body, for: request), status: status, headers: headers)
+    }
+
+    /// A body as it goes out: gzipped or not.
+    struct Encoded: Sendable {
+        var body: ByteBuffer
+        var gzip: Bool
+    }
+
+    /// `body` gzipped when `request` accepts it and it is over a kilobyte.
+    static func encode(json body: ByteBuffer, for request: Request?) -> Encoded {
+        var body = body  // compress(with:) reads it
+        if let request, body.readableBytes > 1024, acceptsGzip(request),
+           let compressed = try? body.compress(with: .gzip(configuration: .init(compressionLevel: 1)))
+        {
+            return Encoded(body: compressed, gzip: true)
+        }
+        return Encoded(body: body, gzip: false)
+    }
+
+    static func acceptsGzip(_ request: Request) -> Bool {
+        request.headers[.acceptEncoding]?.contains("gzip") == true
+    }
+
+    static func make(_ encoded: Encoded, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         fields[.cacheControl] = "no-store"
-        if let request, body.readableBytes > 1024, request.headers[.acceptEncoding]?.contains("gzip") == true,
-           let compressed = try? body.compress(with: .gzip(configuration: .init(compressionLevel: 1)))
-        {
-            body = compressed
+        if encoded.gzip {
             fields[.contentEncoding] = "gzip"
             fields[.vary] = "Accept-Encoding"
         }
-        return Response(status: status, headers: fields, body: .init(byteBuffer: body))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: encoded.body))
     }
 
     /// An entry, with its version as the ETag that an update's If-Match must carry.
@@ -42,10 +63,14 @@ enum JSONResponse {
 
     /// A page of a list (the diary or the trash), with the cursor of the next one.
     static func page(_ page: EntryPage, for request: Request) -> Response {
+        make(encodedPage(page, for: request))
+    }
+
+    static func encodedPage(_ page: EntryPage, for request: Request) -> Encoded {
         var json: [UInt8] = []
         json.reserveCapacity(512 * (page.entries.count + 1))
         EntryJSONWriter().append(page, to: &json)
-        return make(json: ByteBuffer(bytes: json), for: request)
+        return encode(json: ByteBuffer(bytes: json), for: request)
     }
 }
 

@@ -8,6 +8,8 @@ struct EntriesController<Store: EntryStore> {
     /// Each user's own diary; no handler reaches another's.
     let diaries: @Sendable (UserID) -> Store
     let weather: WeatherRecorder?
+    /// Each diary's first page, answered again while the diary has not changed.
+    let firstPages = FirstPageCache()
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("entries", use: list)
@@ -41,9 +43,18 @@ struct EntriesController<Store: EntryStore> {
     }
 
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
-        let store = diaries(try context.requireUser().id)
-        let page = try await store.list(after: try request.cursor(), limit: try request.pageSize())
-        return JSONResponse.page(page, for: request)
+        let owner = try context.requireUser().id
+        let store = diaries(owner)
+        let cursor = try request.cursor()
+        let limit = try request.pageSize()
+        guard cursor == nil else { return JSONResponse.page(try await store.list(after: cursor, limit: limit), for: request) }
+        // The count first, then the page: a page kept is never older than its count.
+        let key = FirstPageCache.Key(owner: owner, limit: limit, gzip: JSONResponse.acceptsGzip(request))
+        let changeCount = try await store.changeCount()
+        if let kept = firstPages.page(for: key, at: changeCount) { return JSONResponse.make(kept) }
+        let page = JSONResponse.encodedPage(try await store.list(after: nil, limit: limit), for: request)
+        firstPages.keep(page, for: key, at: changeCount)
+        return JSONResponse.make(page)
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
