@@ -23,6 +23,17 @@ struct ErrorTests {
         #expect(try diary.entries().count == 1)
     }
 
+    @Test("A count below one is a wrong number, named as such, for every command that takes -n", arguments: [
+        ["list", "-n", "-1"], ["list", "-n", "0"], ["search", "rain", "-n", "-5"], ["trash", "-n", "0"],
+    ])
+    func countBelowOne(arguments: [String]) throws {
+        let diary = try DiaryProcess()
+        let result = try diary.run(arguments)
+        #expect(result.status != 0)
+        #expect(result.output.isEmpty)
+        #expect(result.error.hasPrefix("Error: -n must be at least 1."), "got: \(result.error)")
+    }
+
     @Test("A prefix shared by two entries asks for more of the id")
     func ambiguousPrefix() throws {
         let diary = try DiaryProcess()

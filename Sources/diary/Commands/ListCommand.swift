@@ -8,7 +8,8 @@ struct ListCommand: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Option(name: .short, help: "How many entries to show.")
+    // `.unconditional`: "-n -1" is a wrong number, to be told so, not a missing one.
+    @Option(name: .short, parsing: .unconditional, help: "How many entries to show.")
     var n: Int = 20
 
     @Flag(help: "Print JSON for scripts.")

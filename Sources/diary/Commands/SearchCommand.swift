@@ -12,7 +12,7 @@ struct SearchCommand: AsyncParsableCommand {
     @Argument(help: "The words to find; every one must be in an entry.")
     var query: [String]
 
-    @Option(name: .short, help: "How many entries to show.")
+    @Option(name: .short, parsing: .unconditional, help: "How many entries to show.")
     var n: Int = 20
 
     @Flag(help: "Print JSON for scripts.")
@@ -20,6 +20,7 @@ struct SearchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !query.joined().isBlank else { throw ValidationError("Give a word to search for.") }
+        guard n >= 1 else { throw ValidationError("-n must be at least 1.") }
     }
 
     func run() async throws {

@@ -7,15 +7,19 @@ struct TrashCommand: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Option(name: .short, help: "How many entries to show.")
+    @Option(name: .short, parsing: .unconditional, help: "How many entries to show.")
     var n: Int = 50
 
     @Flag(help: "Print JSON for scripts.")
     var json = false
 
+    func validate() throws {
+        guard n >= 1 else { throw ValidationError("-n must be at least 1.") }
+    }
+
     func run() async throws {
         let store = try await options.openStore()
-        let page = try await store.trash(after: nil, limit: max(n, 1))
+        let page = try await store.trash(after: nil, limit: n)
         if json {
             print(try EntryPrinter.json(page.entries))
         } else if page.entries.isEmpty {
