@@ -36,7 +36,7 @@ public final class DiaryDatabase: Sendable {
             commits = GroupCommit(pool: pool)
             try pool.read { db in try Self.checkIsDiary(db, path: path) }
             try DiaryMigrations.migrator.migrate(pool)
-            quickReads = try QuickReads(path: path)
+            quickReads = QuickReads(path: path)
         } catch {
             throw StoreError.translating(error, path: path)
         }
