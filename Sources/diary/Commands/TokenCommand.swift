@@ -18,7 +18,7 @@ struct TokenCommand: AsyncParsableCommand {
     }
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Issue a token. It is shown once: keep it somewhere safe.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Issue a token. It is shown once: keep it somewhere safe.")
 
         @OptionGroup var options: StoreOptions
         @Argument(help: "A name to know the token by, such as the client that uses it.")
@@ -34,7 +34,7 @@ struct TokenCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List an account's tokens (never the tokens themselves).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List an account's tokens (never the tokens themselves).")
 
         @OptionGroup var options: StoreOptions
 
@@ -51,7 +51,7 @@ struct TokenCommand: AsyncParsableCommand {
     }
 
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke a token: clients using it are refused from now on.")
+        static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Revoke a token: clients using it are refused from now on.")
 
         @OptionGroup var options: StoreOptions
         @Argument(help: "The token's name.")

@@ -11,6 +11,7 @@ struct UserCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add an account. The password is read from the terminal without echo, or from standard input.",
             discussion: "The first account adopts every entry written before it, with the command line for instance.")
 
@@ -47,7 +48,7 @@ struct UserCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the accounts.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the accounts.")
 
         @OptionGroup var options: StoreOptions
 
