@@ -31,6 +31,12 @@ struct SearchTextTests {
 
 @Suite("Snippets around a match")
 struct SnippetTests {
+    @Test("Paragraphs and runs of spaces read as one line, with single spaces")
+    func oneLine() {
+        let snippet = Snippet.of("Morning.\n\nA walk in the rain,\r\n\tthen   tea.", matching: "walk")
+        #expect(snippet == "Morning. A walk in the rain, then tea.")
+    }
+
     @Test("The snippet shows the matched word, cut with an ellipsis")
     func aroundTheMatch() {
         let body = String(repeating: "filler words here ", count: 30) + "the serenity of morning " + String(repeating: "more ", count: 60)

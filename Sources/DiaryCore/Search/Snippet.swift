@@ -30,8 +30,8 @@ public enum Snippet {
 
     private static func excerpt(_ body: String, from start: String.Index) -> String {
         let end = body.index(start, offsetBy: Self.length, limitedBy: body.endIndex) ?? body.endIndex
-        var text = body[start..<end].replacingOccurrences(of: "\n", with: " ")
-            .trimmingCharacters(in: .whitespaces)
+        // One line: paragraphs, and any run of spaces, tabs or line breaks, become one space.
+        var text = body[start..<end].split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         if start != body.startIndex { text = "…" + text }
         if end != body.endIndex { text += "…" }
         return text
