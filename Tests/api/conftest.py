@@ -79,6 +79,11 @@ class Server:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 pytest.fail(f"server exited with {self.process.returncode} while starting:\n{self.log()}")
+            # Our server says where it listens once it does; until then an answer on the port could
+            # be another program's, one that took the port between _free_port() and now.
+            if "Diary is at" not in self.log():
+                time.sleep(0.05)
+                continue
             try:
                 requests.get(f"{self.base_url}/api/v1/entries", timeout=1)
                 return
