@@ -59,11 +59,15 @@ def audit(page):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
-def test_axe_finds_no_violations_in_the_list_editor_and_trash(pages, server, locale, scheme):
+def test_axe_finds_no_violations_in_the_list_account_menu_editor_and_trash(pages, server, locale, scheme):
     server.load_sample()
     page = pages.open("/", locale=locale, color_scheme=scheme)
     expect(page.locator(".row")).to_have_count(15)
     audit(page)
+    page.get_by_role("button", name="Account" if locale == "en-US" else "계정").click()
+    expect(page.get_by_role("dialog")).to_be_visible()
+    audit(page)
+    page.keyboard.press("Escape")
     page.get_by_role("searchbox").fill("serenity")
     expect(page.locator("mark").first).to_be_visible()
     audit(page)

@@ -1,5 +1,6 @@
 """Screenshots of each screen, phone and desktop, English and Korean, light and
-dark, written to Tests/browser/screenshots/ for a person to look at.
+dark, written to Tests/browser/screenshots/ for a person to look at (and audited by axe where
+the screen is new).
 
 Besides the sample diary (no weather), a few entries are written with a place, so
 the fake Open-Meteo gives each its weather: rows with and without an icon."""
@@ -56,6 +57,10 @@ def test_screenshots(pages, server, open_meteo, device, locale, scheme):
     wait_for(lambda: page.evaluate("[...document.querySelectorAll('.row img.weather')].every((i) => i.complete)"),
              message="the weather icons to load")
     page.screenshot(path=name("list"))
+    page.get_by_role("button", name="Account" if locale == "en-US" else "계정").click()
+    page.wait_for_timeout(300)
+    page.screenshot(path=name("account"))
+    page.keyboard.press("Escape")
     page.locator(".row-link").first.click()
     expect(page.locator(".title-field")).not_to_have_value("")
     expect(page.locator(".entry-weather")).to_be_visible()
@@ -105,3 +110,55 @@ def test_screenshots_while_the_diary_cannot_be_reached(pages, server, device, lo
         assert results.violations_count == 0, results.generate_report()
         page.locator(".row-link").click()
         expect(note).to_be_visible()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_screenshots_of_logging_out_and_of_the_trash_out_of_reach(pages, server, device, locale):
+    """Logging out with text not yet sent: the question, then the login form; and the note when
+    the trash cannot be opened because the connection dropped. Light and dark."""
+    SHOTS.mkdir(exist_ok=True)
+    server.load_sample()
+    english = locale == "en-US"
+    pages.allow_errors(r"net::ERR_INTERNET_DISCONNECTED")
+    options = PHONE if device == "phone" else DESKTOP
+    for scheme in ("light", "dark"):
+        name = lambda screen: str(SHOTS / f"{screen}-{device}-{locale}-{scheme}.png")
+        page = pages.context(locale, color_scheme=scheme, **options).new_page()
+        page.goto("/")
+        expect(page.locator(".row")).to_have_count(15)
+        # The connection drops; later it comes back, but saves still fail.
+        down = {"all": True}
+        page.route("**/*", lambda route: route.abort("internetdisconnected")
+                   if down["all"] or route.request.method == "POST" else route.continue_())
+        page.get_by_role("link", name="Trash" if english else "휴지통").click()
+        expect(page.locator(".toast button")).to_be_visible()
+        # The note's words and its button stay on one line each side, inside the screen.
+        toast, button = page.locator(".toast").bounding_box(), page.locator(".toast button").bounding_box()
+        assert button["height"] < 48 and toast["x"] >= 0 and toast["x"] + toast["width"] <= options["viewport"]["width"]
+        page.screenshot(path=name("trash-unreachable"))
+        audit(page)
+
+        page.goto("/#/new")  # written while the connection is down: it cannot be sent
+        page.get_by_role("textbox", name="Title" if english else "일기 제목").fill("On the train" if english else "기차에서")
+        page.get_by_role("link", name="Back to the list" if english else "목록으로").click()
+        down["all"] = False
+        page.goto("/")
+        expect(page.locator(".row")).to_have_count(15)
+        page.get_by_role("button", name="Account" if english else "계정").click()
+        page.get_by_role("dialog").get_by_role("button", name="Log out" if english else "로그아웃").click()
+        question = page.get_by_role("dialog").filter(has_text="Log out anyway?" if english else "그래도 로그아웃할까요?")
+        expect(question).to_be_visible()
+        page.wait_for_timeout(300)
+        page.screenshot(path=name("log-out-unsent"))
+        audit(page)
+        question.get_by_role("button", name="Log out" if english else "로그아웃").click()
+        expect(page.locator("form.account")).to_be_visible()
+        page.screenshot(path=name("logged-out"))
+        audit(page)
+        page.context.close()
+
+
+def audit(page):
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()

@@ -29,3 +29,34 @@ def test_the_trash_restores_and_deletes_for_good(pages, server):
 
     page.get_by_role("link", name="Back to the list").click()
     expect(page.locator(".row-title")).to_have_text(["Come back"])
+
+
+def test_the_trash_opened_while_the_server_is_down_says_so_and_the_list_stays(pages, server):
+    """The trash's screen loads when first opened; the connection dropped after the list had
+    loaded. The list stays as it was, a note says why the trash did not open, and it opens once
+    the server is back."""
+    server.create("Still here", "The list keeps its rows.")
+    trashed = server.create("In the trash", "Deleted before the outage.")
+    server.api("DELETE", f"entries/{trashed['id']}")
+    page = pages.open("/")
+    expect(page.locator(".row-title")).to_have_text(["Still here"])
+    server.stop()
+    pages.allow_errors(r"net::ERR_CONNECTION_REFUSED")
+
+    page.get_by_role("link", name="Trash").click()
+    note = page.get_by_role("status").filter(has_text="The trash cannot be opened while offline.")
+    expect(note).to_be_visible()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Diary")
+    expect(page.locator(".row-title")).to_have_text(["Still here"])
+    assert page.url.endswith("/#/"), "the address is the list's, so the Trash link works again"
+
+    expect(page.get_by_role("dialog")).to_have_count(0)  # nothing to dismiss first
+
+    # Still offline, the Trash link says so again; the server back, Try again opens it.
+    page.get_by_role("link", name="Trash").click()
+    expect(note).to_be_visible()
+    expect(page.locator(".row-title")).to_have_text(["Still here"])
+    server.start()
+    note.get_by_role("button", name="Try again").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Trash")
+    expect(page.locator(".row-title")).to_have_text(["In the trash"])

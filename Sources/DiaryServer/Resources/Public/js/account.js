@@ -1,9 +1,15 @@
-// The door: the first account's setup on a new diary, then a login form. Nothing of the
-// diary on the server is drawn before the server knows who is asking (a page opened while the
-// server cannot be reached shows only the drafts kept in this browser).
+// The door: the first account's setup on a new diary, then a login form, and the way out
+// (the account's menu, with Log out). Nothing of the diary on the server is drawn before the
+// server knows who is asking (a page opened while the server cannot be reached shows only the
+// drafts kept in this browser).
 
 import * as api from './api.js';
-import { lang } from './i18n.js';
+import * as autosave from './autosave.js';
+import { chooseAction, confirmAction, toast } from './dom.js';
+import { lang, t } from './i18n.js';
+
+// How long logging out waits for the drafts to reach the server before asking.
+const SEND_MS = 5000;
 
 const words = {
   en: {
@@ -13,6 +19,9 @@ const words = {
     loginHint: 'Log in to read and write your diary.',
     name: 'Name', password: 'Password',
     create: 'Create the account', logIn: 'Log in',
+    logOut: 'Log out',
+    loggedInAs: (name) => `Logged in as ${name}`,
+    unsent: 'Some changes are not saved yet. Log out anyway?',
     errors: { offline: 'The server could not be reached. Try again in a moment.' },
   },
   ko: {
@@ -22,6 +31,9 @@ const words = {
     loginHint: '일기장을 보려면 로그인하세요.',
     name: '이름', password: '비밀번호',
     create: '계정 만들기', logIn: '로그인',
+    logOut: '로그아웃',
+    loggedInAs: (name) => `${name} 계정으로 로그인했어요`,
+    unsent: '아직 저장하지 못한 글이 있어요. 그래도 로그아웃할까요?',
     // The server's messages are English; the usual ones are said here in Korean.
     errors: {
       bad_login: '이름이나 비밀번호가 틀렸어요.',
@@ -79,6 +91,32 @@ function drawForm(root, isSetup, done) {
       if (isSetup && e.status === 404) drawForm(root, false, done);
     }
   });
+}
+
+/** The account's menu, from the list: who is logged in (`name`), and Log out. */
+export async function showAccount(name) {
+  const choice = await chooseAction(name ? w.loggedInAs(name) : t.account, [{ value: 'logOut', label: w.logOut }]);
+  if (choice === 'logOut') await logOut();
+}
+
+/**
+ * Logs out without losing a word: what waits in the drafts is sent first; what still cannot be
+ * sent is asked about, and stays in this browser for its writer's next login.
+ */
+async function logOut() {
+  autosave.saveAll();
+  await Promise.race([autosave.settled(), new Promise((done) => setTimeout(done, SEND_MS))]);
+  if (autosave.drafts.ids().length && !(await confirmAction(w.unsent, w.logOut))) return;
+  autosave.hold(); // a save sent after the session ended would only be refused
+  try {
+    await api.logOut();
+  } catch {
+    autosave.resume();
+    return toast(t.loadFailed);
+  }
+  api.setCsrfToken(null);
+  // The session is over, as if it had ended elsewhere: main.js brings the login form.
+  api.sessionEvents.dispatchEvent(new Event('ended'));
 }
 
 function field(text, type, autocomplete) {

@@ -48,6 +48,7 @@ async function request(method, path, { body, headers = {}, keepalive = false, ti
 export const getSession = () => request('GET', 'session', { timeout: 10000 });
 export const setUp = (name, password) => request('POST', 'setup', { body: { name, password } });
 export const logIn = (name, password) => request('POST', 'session', { body: { name, password } });
+export const logOut = () => request('DELETE', 'session');
 
 const enc = encodeURIComponent;
 const page = (path, cursor, limit) =>

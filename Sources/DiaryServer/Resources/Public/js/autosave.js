@@ -2,7 +2,7 @@
 // drafts, below), then to the server, debounced. A draft leaves localStorage
 // only when the server has acknowledged exactly that text.
 //
-// Events on `events`: status {state: 'failed'|'too_large'|'saved'},
+// Events on `events`: status {state: 'failed'|'too_large'|'saved'|'held'},
 // saved {id, entry}, conflict {id, mine, theirs}, replaced {id, entry},
 // trashed {id}.
 
@@ -89,6 +89,14 @@ export async function settled() {
 export function resume() {
   held = false;
   saveAll();
+}
+
+/** Logged out: nothing more is sent; the drafts wait in this browser for their writer. */
+export function hold() {
+  held = true;
+  clearTimeout(retryTimer);
+  retryTimer = null;
+  emit('status', { state: 'held' });
 }
 
 /** Sends every draft kept in this browser: at start, when back online, on retry. */

@@ -12,8 +12,11 @@ import { weatherIcon } from './weather.js';
 
 const SEARCH_DELAY_MS = 250;
 
-/** The list; `offline`: the server has not answered yet, so only this browser's drafts show. */
-export function showList(root, { offline = false } = {}) {
+/**
+ * The list; `offline`: the server has not answered yet, so only this browser's drafts show.
+ * `user`: the name of who is logged in, said in the account's menu.
+ */
+export function showList(root, { offline = false, user = null } = {}) {
   const entries = h('ul', { class: 'entries', 'aria-label': t.appName });
   const results = h('ul', { class: 'entries', 'aria-label': t.search, hidden: true });
   const notice = h('div', { class: 'notice', hidden: true });
@@ -26,7 +29,7 @@ export function showList(root, { offline = false } = {}) {
     h('form', { class: 'search', role: 'search', hidden: offline, onsubmit: (e) => e.preventDefault() },
       icon('search'), searchField),
     notice, entries, results);
-  root.append(header(offline), main);
+  root.append(header(offline, user), main);
 
   const swipe = enableSwipe(main);
   const context = { swipe, query: '' };
@@ -85,11 +88,14 @@ export function showList(root, { offline = false } = {}) {
   };
 }
 
-// Offline there is no trash to open: it lives on the server.
-function header(offline) {
+// Offline there is no trash to open and no one to log out: both live on the server.
+function header(offline, user) {
+  // The account's menu (and logging out) loads when first opened.
+  const account = () => import('./account.js').then((m) => m.showAccount(user), () => toast(t.loadFailed));
   return h('header', { class: 'bar' },
     h('div', { class: 'bar-inner' },
       h('h1', { class: 'app-name' }, t.appName),
+      offline ? null : iconButton('account', t.account, { 'aria-haspopup': 'dialog', onclick: account }),
       offline ? null : iconLink('trash', t.trash, '#/trash'),
       iconLink('new', t.newEntry, '#/new')));
 }

@@ -3,7 +3,7 @@
 import * as autosave from './autosave.js';
 import { offerUndo } from './actions.js';
 import { getSession, sessionEvents, setCsrfToken } from './api.js';
-import { h } from './dom.js';
+import { h, toast } from './dom.js';
 import { lang, t } from './i18n.js';
 import { showEditor, watchViewport } from './editor.js';
 import { showList } from './list.js';
@@ -19,6 +19,8 @@ let statusTimer = null;
 autosave.events.addEventListener('status', (e) => {
   clearTimeout(statusTimer);
   const { state } = e.detail;
+  // Logged out: what waits for its writer is not the next person's business.
+  if (state === 'held') return void (status.hidden = true);
   status.textContent = state === 'failed' ? t.saveFailed : state === 'too_large' ? t.tooLarge : t.saved;
   status.className = `save-status ${state}`;
   status.hidden = false;
@@ -39,8 +41,12 @@ autosave.events.addEventListener('conflict', (e) => {
 const app = document.getElementById('app');
 const routes = [];
 let teardown = null;
+let shown = null; // the hash of the screen drawn
+let serial = 0; // counts the screens asked for: only the last one asked is drawn
 let started = false;
-const route = (pattern, show) => routes.push([pattern, show]);
+let locked = false; // the login form is on show: no screen of the diary is drawn behind it
+let user = null; // the name of who is logged in, for the account's menu
+const route = (pattern, show, later) => routes.push([pattern, show, later]);
 
 function start() {
   started = true;
@@ -53,44 +59,48 @@ function start() {
  * from this module, which imports them: a function declaration is ready before any of them runs.
  */
 export function refresh() {
-  teardown?.();
-  teardown = null;
   const hash = location.hash || '#/';
+  const found = routes.find(([pattern]) => pattern.test(hash));
+  if (!found) return location.replace('#/'); // an unknown route: go to the list
+  const [pattern, show, later] = found;
+  const args = hash.match(pattern).slice(1);
+  if (!later) return draw(hash, (root) => show(root, ...args));
+  // A screen whose module loads on demand: the screen on show stays until it has come, and
+  // stays usable if it cannot come (the connection dropped), with a note that says so.
+  const asked = ++serial;
+  later.load().then(
+    (module) => asked === serial && draw(hash, (root) => show(module, root, ...args)),
+    () => asked === serial && unreachable(hash, later.unreachable));
+}
+
+function draw(hash, show) {
+  if (locked) return; // drawn once someone has logged in
+  serial++; // a screen still loading is not wanted any more
+  teardown?.();
   app.replaceChildren();
   scrollTo(0, 0);
-  for (const [pattern, show] of routes) {
-    const match = hash.match(pattern);
-    if (match) {
-      teardown = show(app, ...match.slice(1)) ?? null;
-      if (offline) app.querySelector('.bar')?.after(offlineNote);
-      return;
-    }
-  }
-  location.replace('#/'); // an unknown route: go to the list
+  shown = hash;
+  teardown = show(app) ?? null;
+  if (offline) app.querySelector('.bar')?.after(offlineNote);
+}
+
+/** Stays on the screen on show (or goes to the list) and says why the other did not open. */
+function unreachable(hash, message) {
+  // Without a hashchange, so the screen on show is not drawn again (and its data not fetched
+  // again, which would fail too); the link that was followed works again.
+  if (shown) history.replaceState(null, '', shown);
+  else location.replace('#/');
+  toast(message, { action: t.tryAgain, onAction: () => (location.hash = hash), duration: 10000 });
 }
 
 // The list and the editor come with the page, so a writer whose connection drops after it
 // loaded can still open the editor and write (the text waits in the browser). The trash, the
-// login form and the conflict dialog need the server anyway: they load when first needed.
-route(/^#\/?$/, (root) => showList(root, { offline }));
+// login form, the account's menu and the conflict dialog need the server anyway: they load when
+// first needed.
+route(/^#\/?$/, (root) => showList(root, { offline, user }));
 route(/^#\/new$/, (root) => showEditor(root, null));
 route(/^#\/entry\/([0-9a-fA-F-]{36})$/, (root, id) => showEditor(root, id.toLowerCase()));
-route(/^#\/trash$/, later(() => import('./trash.js'), (m, root) => m.showTrash(root)));
-
-/** A screen whose module loads on demand; leaving before it loaded draws nothing. */
-function later(load, show) {
-  return (root, ...args) => {
-    let teardown = null;
-    let left = false;
-    load().then((module) => {
-      if (!left) teardown = show(module, root, ...args) ?? null;
-    });
-    return () => {
-      left = true;
-      teardown?.();
-    };
-  };
-}
+route(/^#\/trash$/, (m, root) => m.showTrash(root), { load: () => import('./trash.js'), unreachable: t.trashOffline });
 
 /** Resolves once someone is logged in; the login or setup form loads only when needed. */
 async function ensureSession(root, session) {
@@ -100,12 +110,15 @@ async function ensureSession(root, session) {
     return session;
   }
   const account = await import('./account.js');
+  locked = true;
   return account.logIn(root, session.setupNeeded);
 }
 
 /** Someone is logged in: what waits in the drafts goes first, then the screen is drawn. */
 function begin(session) {
-  autosave.drafts.setOwner(session.user.name);
+  locked = false;
+  user = session.user.name;
+  autosave.drafts.setOwner(user);
   autosave.resume();
   if (!started) return start();
   // Back from offline or from the login form: the screen is drawn again with the diary's data,

@@ -1,0 +1,135 @@
+"""Logging out from the account's menu: the session ends and the login form shows, and no text
+is lost on the way: what waits in the browser is sent first, and what cannot be sent is asked
+about and kept for the writer's next login."""
+
+import datetime
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import TESTER
+
+WORDS = {
+    "en-US": {"account": "Account", "menu": "Logged in as tester", "log_out": "Log out", "cancel": "Cancel",
+              "unsent": "Some changes are not saved yet. Log out anyway?", "log_in": "Log in", "name": "Name",
+              "password": "Password", "title": "Title", "body": "Write here", "back": "Back to the list"},
+    "ko-KR": {"account": "계정", "menu": "tester 계정으로 로그인했어요", "log_out": "로그아웃", "cancel": "취소",
+              "unsent": "아직 저장하지 못한 글이 있어요. 그래도 로그아웃할까요?", "log_in": "로그인", "name": "이름",
+              "password": "비밀번호", "title": "일기 제목", "body": "일기 내용", "back": "목록으로"},
+}
+
+
+def block_saves(page, blocked):
+    """Refuses every save while `blocked["on"]`; the list still loads."""
+    def handle(route):
+        if route.request.method != "GET" and blocked["on"]:
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+    page.route("**/api/v1/entries**", handle)
+
+
+def write(page, w, title, body):
+    page.goto("/#/new")
+    page.get_by_role("textbox", name=w["title"]).fill(title)
+    page.get_by_role("textbox", name=w["body"]).fill(body)
+    page.get_by_role("link", name=w["back"]).click()
+
+
+def log_out(page, w):
+    page.get_by_role("button", name=w["account"]).click()
+    menu = page.get_by_role("dialog", name=w["menu"])
+    expect(menu.get_by_role("button")).to_have_text([w["log_out"], w["cancel"]])
+    menu.get_by_role("button", name=w["log_out"]).click()
+
+
+def log_in(page, w):
+    page.get_by_role("textbox", name=w["name"]).fill(TESTER["name"])
+    page.get_by_label(w["password"]).fill(TESTER["password"])
+    page.get_by_role("button", name=w["log_in"]).click()
+
+
+def test_logging_out_ends_the_session_and_shows_the_login_form(pages, server):
+    entry = server.create("Private thoughts", "Not for the next person at this computer.")
+    page = pages.open("/")
+    page.get_by_role("link", name="Private thoughts").click()
+    expect(page.get_by_role("textbox", name="Write here")).to_have_value("Not for the next person at this computer.")
+    page.get_by_role("link", name="Back to the list").click()
+    expect(page.locator(".row-title")).to_have_text(["Private thoughts"])
+    account = page.get_by_role("button", name="Account")
+    expect(account).to_have_attribute("aria-haspopup", "dialog")
+
+    # Cancel leaves everything as it was.
+    account.click()
+    page.get_by_role("dialog", name="Logged in as tester").get_by_role("button", name="Cancel").click()
+    expect(page.locator(".row-title")).to_have_text(["Private thoughts"])
+
+    log_out(page, WORDS["en-US"])
+    expect(page.get_by_role("button", name="Log in")).to_be_visible()
+    expect(page.get_by_text("Private thoughts")).to_have_count(0)
+    # Going back to the entry shows nothing of it; the session is over on the server too, so a
+    # reload shows the form again.
+    page.go_back()
+    expect(page).to_have_url(f"{server.url}/#/entry/{entry['id']}")
+    expect(page.get_by_role("button", name="Log in")).to_be_visible()
+    expect(page.get_by_text("Not for the next person at this computer.")).to_have_count(0)
+    page.reload()
+    expect(page.get_by_role("button", name="Log in")).to_be_visible()
+    expect(page.get_by_text("Private thoughts")).to_have_count(0)
+
+    log_in(page, WORDS["en-US"])
+    expect(page.get_by_role("textbox", name="Write here")).to_have_value("Not for the next person at this computer.")
+
+
+def test_logging_out_sends_what_waits_in_the_browser_first(pages, server):
+    page = pages.context().new_page()
+    # Page time stands still, so no retry timer sends the text: only logging out can.
+    page.clock.install(time=datetime.datetime(2024, 5, 1, 12, 0, tzinfo=datetime.timezone.utc))
+    blocked = {"on": True}
+    block_saves(page, blocked)
+    pages.allow_errors(r"net::ERR_INTERNET_DISCONNECTED")
+    page.goto("/")
+    page.clock.pause_at(datetime.datetime(2024, 5, 1, 12, 0, 1, tzinfo=datetime.timezone.utc))
+    write(page, WORDS["en-US"], "Written on the train", "The connection came and went.")
+    expect(page.get_by_text("Not saved yet.", exact=False)).to_be_visible()
+    assert server.entries() == []
+
+    blocked["on"] = False  # the connection is back
+    log_out(page, WORDS["en-US"])
+    expect(page.get_by_role("button", name="Log in")).to_be_visible()
+    expect(page.get_by_role("dialog")).to_have_count(0)  # nothing to ask: all of it was sent
+    assert [(e["title"], e["excerpt"]) for e in server.entries()] == [("Written on the train", "The connection came and went.")]
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_text_that_cannot_be_sent_is_asked_about_and_kept_for_the_next_login(pages, server, locale):
+    w = WORDS[locale]
+    page = pages.open("/", locale=locale)
+    blocked = {"on": True}
+    block_saves(page, blocked)
+    pages.allow_errors(r"net::ERR_INTERNET_DISCONNECTED")
+    write(page, w, "Not sent yet", "Every word of this must survive.")
+    expect(page.locator(".row-title")).to_have_count(0)
+
+    # Asked first; Cancel stays logged in.
+    log_out(page, w)
+    question = page.get_by_role("dialog", name=w["unsent"])
+    expect(question.get_by_role("button")).to_have_text([w["log_out"], w["cancel"]])
+    question.get_by_role("button", name=w["cancel"]).click()
+    expect(page.get_by_role("button", name=w["account"])).to_be_visible()
+    expect(page.get_by_role("button", name=w["log_in"])).to_have_count(0)
+
+    # Logging out anyway keeps the text in this browser ...
+    log_out(page, w)
+    question.get_by_role("button", name=w["log_out"]).click()
+    expect(page.get_by_role("button", name=w["log_in"])).to_be_visible()
+    # ... and the next person at this browser is not told about it (nor is the form covered).
+    expect(page.locator("#save-status")).to_be_hidden()
+    assert server.entries() == []
+
+    # ... and it reaches the diary once its writer is back.
+    blocked["on"] = False
+    log_in(page, w)
+    # (The list shows once the drafts are sent; the save's route is handled meanwhile.)
+    expect(page.locator(".row-title")).to_have_text(["Not sent yet"])
+    assert [(e["title"], e["excerpt"]) for e in server.entries()] == [("Not sent yet", "Every word of this must survive.")]
