@@ -55,6 +55,8 @@ public struct SQLiteAccountStore: Sendable {
             let id = UserID(rawValue: db.lastInsertedRowID)
             if existing == 0 {
                 try db.execute(sql: "UPDATE entry SET owner_id = ? WHERE owner_id = ?", arguments: [id.rawValue, UserID.localOwner.rawValue])
+                try ChangeCount.moved(id, db)
+                try ChangeCount.moved(.localOwner, db)
             }
             return User(id: id, name: name, createdAt: Date(millisecondsSince1970: now))
         }

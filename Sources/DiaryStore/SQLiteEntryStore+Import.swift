@@ -14,6 +14,7 @@ extension SQLiteEntryStore {
                     summary.imported += 1
                 }
             }
+            if summary.imported > 0 { try ChangeCount.moved(owner, db) }
             return summary
         }
     }

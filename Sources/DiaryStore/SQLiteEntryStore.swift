@@ -38,15 +38,13 @@ public struct SQLiteEntryStore: EntryStore {
             if try EntryRow.exists(db, id: id) { throw EntryError.idInUse }
             let entry = Entry(id: id, title: text.title, body: text.body, createdAt: now, location: location)
             try EntryRow.insert(entry, owner: owner, db)
+            try ChangeCount.moved(owner, db)
             return entry
         }
     }
 
     public func changeCount() async throws -> Int64 {
-        try await database.readStatement { [owner] db in
-            try Int64.fetchOne(db.cachedStatement(sql: "SELECT count FROM diary_change WHERE owner_id = ?"),
-                               arguments: [owner.rawValue]) ?? 0
-        }
+        try await database.readStatement { [owner] db in try ChangeCount.read(of: owner, db) }
     }
 
     public func entry(id: UUID) async throws -> Entry? {
@@ -79,6 +77,7 @@ public struct SQLiteEntryStore: EntryStore {
             changed.updatedAt = Date(millisecondsSince1970: now.millisecondsSince1970)
             changed.version += 1
             try EntryRow.replaceText(of: row, with: changed, db)
+            try ChangeCount.moved(owner, db)
             return changed
         }
     }
@@ -87,6 +86,7 @@ public struct SQLiteEntryStore: EntryStore {
         try await write { [owner] db in
             guard let row = try EntryRow.fetch(db, id: id, owner: owner) else { throw EntryError.notFound(id.diaryString) }
             try EntryRow.setWeather(weather, sequence: row.sequence, db)
+            try ChangeCount.moved(owner, db)
         }
     }
 
@@ -99,6 +99,7 @@ public struct SQLiteEntryStore: EntryStore {
             trashed.deletedAt = now
             trashed.version += 1
             try EntryRow.setTrashState(of: row, to: trashed, db)
+            try ChangeCount.moved(owner, db)
             return trashed
         }
     }
@@ -111,6 +112,7 @@ public struct SQLiteEntryStore: EntryStore {
             restored.deletedAt = nil
             restored.version += 1
             try EntryRow.setTrashState(of: row, to: restored, db)
+            try ChangeCount.moved(owner, db)
             return restored
         }
     }
@@ -119,6 +121,7 @@ public struct SQLiteEntryStore: EntryStore {
         try await write { [owner] db in
             guard let row = try EntryRow.fetch(db, id: id, owner: owner) else { throw EntryError.notFound(id.diaryString) }
             try EntryRow.delete(row, db)
+            try ChangeCount.moved(owner, db)
         }
     }
 

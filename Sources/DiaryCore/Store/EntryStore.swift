@@ -56,8 +56,8 @@ public protocol EntryStore: Sendable {
     func count() async throws -> Int
 
     /// A number that goes up whenever an entry of this diary or its trash changes in any way
-    /// (written, moved, restored, purged, imported, given weather), whoever changed it: another
-    /// process too. What a page kept in memory is checked against before it is answered again.
+    /// (written, moved, restored, purged, imported, given weather), whoever changed it through a
+    /// store: another process too. What a page kept in memory is checked against before it is answered again.
     func changeCount() async throws -> Int64
 }
 

@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// Every visit and every return to the list asks for that page. Reading and writing it costs
 /// more than the rest of the request together (20 rows, their excerpts, their JSON, often gzip),
-/// while checking the diary's change count is one small read. The count is kept by the database
-/// itself (triggers), so a change made by another process is seen as surely as one made here.
+/// while checking the diary's change count is one small read. The count is kept in the database
+/// with every write of an entry, so a change made by another process is seen as surely as one
+/// made here.
 final class FirstPageCache: Sendable {
     struct Key: Hashable {
         var owner: UserID
