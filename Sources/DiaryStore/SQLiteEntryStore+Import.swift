@@ -3,6 +3,12 @@ import Foundation
 import GRDB
 
 extension SQLiteEntryStore {
+    /// An import this large ends by merging the search index into one segment (about 2 s for
+    /// 100,000 entries). A bulk insert leaves FTS5 many segments, and each later write did a
+    /// share of merging them: the first seconds of autosaves on a freshly imported diary had a
+    /// p99 of 170 ms instead of 25 ms.
+    static let bulkImport = 1_000
+
     public func importEntries(_ entries: [Entry]) async throws -> ImportSummary {
         try await write { [owner] db in
             var summary = ImportSummary(imported: 0, skipped: 0)
@@ -15,6 +21,7 @@ extension SQLiteEntryStore {
                 }
             }
             if summary.imported > 0 { try ChangeCount.moved(owner, db) }
+            if summary.imported >= Self.bulkImport { try db.execute(sql: "INSERT INTO entry_search (entry_search) VALUES ('optimize')") }
             return summary
         }
     }

@@ -6,6 +6,29 @@ import Testing
 
 @Suite("The SQLite file")
 struct SQLiteEntryStoreTests {
+    @Test("A bulk import leaves the search index in one segment, so later writes have no merging to do")
+    func bulkImportMergesTheIndex() async throws {
+        let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
+        let store = try SQLiteEntryStore(path: path)
+        // Enough varied text that FTS5 writes its tokens out in several segments on the way.
+        var generator = SystemRandomNumberGenerator()
+        let words = (0..<4_000).map { _ in String((0..<7).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement(using: &generator)! }) }
+        let entries = (0..<3_000).map { number in
+            Entry(title: "Day \(number)", body: (0..<200).map { _ in words.randomElement(using: &generator)! }.joined(separator: " "),
+                  createdAt: Date(timeIntervalSince1970: Double(number) * 86_400))
+        }
+        #expect(try await store.importEntries(entries).imported == 3_000)
+        let structure = try await DatabaseQueue(path: path).read { db in
+            try Data.fetchOne(db, sql: "SELECT block FROM entry_search_data WHERE id = 10")
+        }
+        // FTS5's structure record: a 4-byte cookie, then the number of levels and of segments.
+        let segments = try #require(structure).dropFirst(5).first
+        #expect(segments == 1)
+        // And the merged index still finds what was imported.
+        let firstWord = String(try #require(entries[0].body.split(separator: " ").first))
+        #expect(try await store.search(firstWord, limit: 1).count == 1)
+    }
+
     @Test("A file that is not a database is refused and left untouched")
     func notADatabase() throws {
         let path = try TemporaryFolder.make().appendingPathComponent("notes.sqlite").path
