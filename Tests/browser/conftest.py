@@ -69,6 +69,8 @@ class Server:
 
     def start(self):
         log = open(self.log_path, "ab")
+        # A restart appends to the same log: only what this start writes says it is listening.
+        log_start = self.log_path.stat().st_size if self.log_path.exists() else 0
         env = {k: v for k, v in os.environ.items() if not k.startswith("DIARY_")}
         env["DIARY_BCRYPT_COST"] = "4"  # a quick hash: tests log in often
         weather = ["--weather", "off"]
@@ -83,6 +85,10 @@ class Server:
         deadline = time.monotonic() + 30
         while True:
             try:
+                # Our server says where it listens once it does; until then an answer on the port
+                # could be another program's, one that took the port after it was picked.
+                if "Diary is at" not in self.log_path.read_bytes()[log_start:].decode(errors="replace"):
+                    raise ConnectionError("not listening yet")
                 with urllib.request.urlopen(self.url + "/", timeout=2):
                     break
             except (urllib.error.URLError, ConnectionError, OSError):

@@ -39,6 +39,7 @@ const strings = {
     saved: 'Saved.',
     offline: 'Could not reach the diary. What you write is kept in this browser and sent when the connection is back.',
     listOffline: 'Your entries will appear here when the connection is back.',
+    listStale: 'Could not reach the diary. These are the entries as last shown.',
     actionsFor: (title) => `Actions for “${title}”`,
     locationNeeded: 'Weather needs your location.',
     // The providers' own words are English; these name each kind of weather.
@@ -84,6 +85,7 @@ const strings = {
     saved: '저장했어요.',
     offline: '일기장에 연결하지 못했어요. 쓰는 글은 이 브라우저에 보관했다가 다시 연결되면 저장할게요.',
     listOffline: '다시 연결되면 일기가 여기에 나타나요.',
+    listStale: '일기장에 연결하지 못했어요. 마지막으로 보인 일기예요.',
     actionsFor: (title) => `“${title}” 작업`,
     locationNeeded: '날씨를 기록하려면 위치 권한이 필요해요.',
     conditions: {

@@ -12,6 +12,10 @@ import { weatherIcon } from './weather.js';
 
 const SEARCH_DELAY_MS = 250;
 
+// The entries the list last showed, and whose they are: back to the list while the connection
+// is down, they show again instead of an error. Kept in memory only, for this page session.
+let last = { user: null, entries: [] };
+
 /**
  * The list; `offline`: the server has not answered yet, so only this browser's drafts show.
  * `user`: the name of who is logged in, said in the account's menu.
@@ -48,10 +52,16 @@ export function showList(root, { offline = false, user = null } = {}) {
     autosave.settled().then(() => {
       if (!main.isConnected) return;
       stopPaging = paged(entries, {
-        fetchPage: (cursor) => api.listEntries(cursor),
+        fetchPage: async (cursor) => {
+          const page = await api.listEntries(cursor);
+          last = { user, entries: cursor ? [...last.entries, ...page.entries] : page.entries };
+          return page;
+        },
         renderRow: (entry) => row(entry, context),
         onFirst: (page) => page.entries.length || showEmpty(notice),
-        onError: () => showError(notice),
+        onError: () => {
+          if (entries.firstChild || !showLast(entries, user, context)) showError(notice);
+        },
       });
     });
   }
@@ -114,6 +124,7 @@ function row(entry, context, snippet) {
   };
   const removed = () => {
     li.remove();
+    last.entries = last.entries.filter((e) => e.id !== entry.id);
     if (!document.querySelector('.entries .row')) refresh(); // the last one: show the empty diary
   };
   const remove = () => deleteEntry(entry.id, { onDeleted: removed, onRestored: refresh });
@@ -174,6 +185,16 @@ function showEmpty(notice) {
   });
   notice.replaceChildren(h('p', {}, t.empty), button);
   notice.hidden = false;
+}
+
+/** The rows the list showed last, if they are this writer's, under a note that they may be old. */
+function showLast(entries, user, context) {
+  if (last.user !== user || !last.entries.length) return false;
+  entries.before(h('p', { class: 'offline-note stale-note', role: 'status' },
+    h('span', {}, t.listStale),
+    h('button', { type: 'button', onclick: refresh }, t.tryAgain)));
+  entries.append(...last.entries.map((entry) => row(entry, context)));
+  return true;
 }
 
 function showError(notice) {

@@ -21,6 +21,7 @@ autosave.events.addEventListener('status', (e) => {
   const { state } = e.detail;
   // Logged out: what waits for its writer is not the next person's business.
   if (state === 'held') return void (status.hidden = true);
+  placeStatus();
   status.textContent = state === 'failed' ? t.saveFailed : state === 'too_large' ? t.tooLarge : t.saved;
   status.className = `save-status ${state}`;
   status.hidden = false;
@@ -82,6 +83,17 @@ function draw(hash, show) {
   shown = hash;
   teardown = show(app) ?? null;
   if (offline) app.querySelector('.bar')?.after(offlineNote);
+  placeStatus();
+}
+
+/**
+ * The save status sits at the foot of the screen's header bar: it stays in view (the bar is
+ * sticky) and pushes the screen down instead of covering its search field or first row.
+ * Moved only when the bar is new, so a message being read out is not cut short.
+ */
+function placeStatus() {
+  const home = app.querySelector('.bar') ?? document.getElementById('notices');
+  if (status.parentNode !== home) home.append(status);
 }
 
 /** Stays on the screen on show (or goes to the list) and says why the other did not open. */

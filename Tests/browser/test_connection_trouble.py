@@ -1,0 +1,84 @@
+"""What the writer sees when the connection fails after the diary opened: the save status
+never covers what can be tapped, and the list keeps the rows it showed."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import DESKTOP, PHONE
+
+
+def fail_saves(route):
+    if route.request.method in ("PUT", "POST"):
+        return route.fulfill(status=503, content_type="application/json",
+                             body='{"error": {"code": "unavailable", "message": "Down"}}')
+    route.fallback()
+
+
+def overlaps(a, b):
+    return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+
+
+@pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_failed_save_status_covers_neither_the_search_field_nor_the_rows(pages, server, device):
+    pages.allow_errors(r"503|Failed to load resource")
+    server.create("An older entry", "Written before the trouble.")
+    page = pages.context(**device).new_page()
+    page.goto("/")
+    page.route("**/api/v1/entries**", fail_saves)
+    page.get_by_role("link", name="New entry").click()
+    title = page.get_by_role("textbox", name="Title")
+    title.type("Not sent")
+    status = page.get_by_role("status").filter(has_text="Not saved yet")
+    expect(status).to_be_visible(timeout=5000)
+    assert not overlaps(status.bounding_box(), title.bounding_box())
+
+    page.get_by_role("link", name="Back to the list").click()
+    search = page.get_by_role("searchbox", name="Search")
+    first = page.get_by_role("link", name=re.compile("An older entry"))
+    expect(first).to_be_visible()
+    expect(status).to_be_visible()
+    for covered in (search, first):
+        assert not overlaps(status.bounding_box(), covered.bounding_box())
+    search.click()  # nothing lies over it
+    expect(search).to_be_focused()
+
+    page.mouse.wheel(0, 2000)  # the status stays in view on a scrolled list
+    expect(status).to_be_in_viewport()
+
+
+def test_back_to_the_list_offline_shows_the_rows_it_showed(pages, server):
+    pages.allow_errors(r"ERR_INTERNET_DISCONNECTED|Failed to load resource")
+    server.create("First of two", "One.")
+    server.create("Second of two", "Two.")
+    page = pages.open("/")
+    expect(page.get_by_role("link", name=re.compile("Second of two"))).to_be_visible()
+    page.get_by_role("link", name=re.compile("First of two")).click()
+    expect(page.get_by_role("textbox", name="Title")).to_have_value("First of two")
+
+    page.route("**/api/v1/entries**", lambda route: route.abort("internetdisconnected"))
+    page.get_by_role("link", name="Back to the list").click()
+    expect(page.get_by_role("status").filter(has_text="These are the entries as last shown")).to_be_visible()
+    expect(page.get_by_role("link", name=re.compile("First of two"))).to_be_visible()
+    expect(page.get_by_role("link", name=re.compile("Second of two"))).to_be_visible()
+    expect(page.get_by_text("Check the connection")).to_have_count(0)
+
+    page.unroute("**/api/v1/entries**")
+    page.get_by_role("button", name="Try again").click()
+    expect(page.get_by_text("These are the entries as last shown")).to_have_count(0)
+    expect(page.get_by_role("link", name=re.compile("Second of two"))).to_be_visible()
+
+
+def test_another_writer_never_sees_the_rows_shown_before(pages, server):
+    # The rows are kept for who saw them: logged out, and the list fails for the next person,
+    # they get the error, not the last writer's entries.
+    pages.allow_errors(r"ERR_INTERNET_DISCONNECTED|Failed to load resource")
+    server.create("Private to the first writer")
+    page = pages.open("/")
+    expect(page.get_by_role("link", name=re.compile("Private to the first writer"))).to_be_visible()
+    page.route("**/api/v1/entries**", lambda route: route.abort("internetdisconnected"))
+    page.evaluate("() => import('./js/list.js').then((m) => m.showList(document.getElementById('app'), { user: 'someone else' }))")
+    expect(page.get_by_text("Could not reach the diary. Check the connection.")).to_be_visible()
+    expect(page.get_by_text("These are the entries as last shown")).to_have_count(0)
