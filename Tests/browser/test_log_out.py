@@ -133,3 +133,42 @@ def test_text_that_cannot_be_sent_is_asked_about_and_kept_for_the_next_login(pag
     # (The list shows once the drafts are sent; the save's route is handled meanwhile.)
     expect(page.locator(".row-title")).to_have_text(["Not sent yet"])
     assert [(e["title"], e["excerpt"]) for e in server.entries()] == [("Not sent yet", "Every word of this must survive.")]
+
+
+def test_after_logging_out_the_offline_start_keeps_the_drafts_titles_to_their_writer(pages, server):
+    # A shared browser: the next person opening the diary while the server cannot be reached sees
+    # nothing of what the last writer kept here, only that something waits for its writer.
+    w = WORDS["en-US"]
+    context = pages.context()
+    page = context.new_page()
+    block_saves(page, {"on": True})
+    pages.allow_errors(r"net::ERR_INTERNET_DISCONNECTED")
+    page.goto("/")
+    write(page, w, "Not for the next person", "Kept for my next login.")
+    log_out(page, w)
+    page.get_by_role("dialog", name=w["unsent"]).get_by_role("button", name=w["log_out"]).click()
+    expect(page.get_by_role("button", name=w["log_in"])).to_be_visible()
+    draft_id = page.evaluate("Object.keys(localStorage).find((k) => k.startsWith('diary.draft.')).slice(12)")
+    page.close()
+
+    page = context.new_page()
+    page.route("**/api/v1/**", lambda route: route.abort("internetdisconnected"))
+    page.goto("/")
+    expect(page.get_by_text("Your entries will appear here when the connection is back.")).to_be_visible()
+    expect(page.get_by_text("Not for the next person")).to_have_count(0)
+    expect(page.locator(".row")).to_have_count(0)
+    expect(page.get_by_text("Changes kept for their writer are sent when they log in again.")).to_be_visible()
+    expect(page.get_by_role("link", name="New entry")).to_be_visible()
+    # Nor does its address open the text: the entry is asked of the server, which cannot answer.
+    page.goto(f"/#/entry/{draft_id}")
+    expect(page.get_by_text("Could not reach the diary. Check the connection.")).to_be_visible()
+    expect(page.get_by_role("textbox", name=w["body"])).to_have_count(0)
+    assert "Kept for my next login." not in page.content()
+    assert "Not for the next person" not in page.content()
+
+    # The server back, the writer logs in and their text reaches the diary.
+    page.unroute("**/api/v1/**")
+    page.goto("/")
+    log_in(page, w)
+    expect(page.locator(".row-title")).to_have_text(["Not for the next person"])
+    assert [(e["title"], e["excerpt"]) for e in server.entries()] == [("Not for the next person", "Kept for my next login.")]

@@ -115,6 +115,7 @@ async function logOut() {
     return toast(t.loadFailed);
   }
   api.setCsrfToken(null);
+  autosave.drafts.loggedOut();
   // The session is over, as if it had ended elsewhere: main.js brings the login form.
   api.sessionEvents.dispatchEvent(new Event('ended'));
 }

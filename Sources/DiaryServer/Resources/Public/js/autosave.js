@@ -253,11 +253,14 @@ const memory = new Map(); // used where localStorage is unavailable or full
 // Each draft records its writer (`owner`, a user name). A browser shared by two people
 // reads, writes and sends only the logged-in user's drafts; the others wait for their writer.
 // Before the server has answered (offline at start), the writer last logged in here is
-// presumed, so that what is written meanwhile is sent as theirs and no one else's.
+// presumed, so that what is written meanwhile is sent as theirs and no one else's; unless they
+// logged out: then no one is presumed, and their drafts stay out of sight (a shared browser's next
+// person sees none of their titles) until someone logs in again.
 const WRITER_KEY = 'diary.writer';
+const LOGGED_OUT_KEY = 'diary.loggedOut';
 let owner = (() => {
   try {
-    return localStorage.getItem(WRITER_KEY);
+    return localStorage.getItem(LOGGED_OUT_KEY) ? null : localStorage.getItem(WRITER_KEY);
   } catch {
     return null;
   }
@@ -269,6 +272,15 @@ export const drafts = {
     owner = name;
     try {
       localStorage.setItem(WRITER_KEY, name);
+      localStorage.removeItem(LOGGED_OUT_KEY);
+    } catch {}
+  },
+
+  /** Logged out on purpose: the drafts kept here are no one's to see until the next login. */
+  loggedOut() {
+    owner = null;
+    try {
+      localStorage.setItem(LOGGED_OUT_KEY, '1');
     } catch {}
   },
 
@@ -302,14 +314,12 @@ export const drafts = {
   },
 
   ids() {
-    const found = new Set(memory.keys());
-    try {
-      for (let i = 0; i < localStorage.length; i++) {
-        const key = localStorage.key(i);
-        if (key?.startsWith(prefix)) found.add(key.slice(prefix.length));
-      }
-    } catch {}
-    return [...found].filter((id) => drafts.get(id));
+    return all().filter((id) => drafts.get(id));
+  },
+
+  /** How many drafts wait for another writer: counted only, what they wrote is theirs to see. */
+  othersWaiting() {
+    return all().length - drafts.ids().length;
   },
 
   isBlank: (title, body) => !title.trim() && !body.trim(),
@@ -326,3 +336,14 @@ export const drafts = {
     return (a >>> 0).toString(36) + (b >>> 0).toString(36) + s.length.toString(36);
   },
 };
+
+function all() {
+  const found = new Set(memory.keys());
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key?.startsWith(prefix)) found.add(key.slice(prefix.length));
+    }
+  } catch {}
+  return [...found];
+}

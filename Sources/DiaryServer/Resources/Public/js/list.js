@@ -45,6 +45,7 @@ export function showList(root, { offline = false, user = null } = {}) {
     entries.append(...kept());
     entries.after(notice);
     notice.replaceChildren(h('p', {}, t.listOffline));
+    if (autosave.drafts.othersWaiting()) notice.append(h('p', {}, t.keptForWriter));
     notice.hidden = false;
   } else {
     // Let a save started as the writer left the editor land first, so the
