@@ -57,7 +57,8 @@ public protocol EntryStore: Sendable {
 
     /// A number that goes up whenever an entry of this diary or its trash changes in any way
     /// (written, moved, restored, purged, imported, given weather), whoever changed it through a
-    /// store: another process too. What a page kept in memory is checked against before it is answered again.
+    /// store: another process too. A page kept in memory is checked against it before it is
+    /// answered again.
     func changeCount() async throws -> Int64
 }
 
