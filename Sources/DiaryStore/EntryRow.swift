@@ -4,7 +4,8 @@ import GRDB
 
 /// An entry as a row of the `entry` table, and the statements that keep the search index
 /// in step with it. The index is contentless, so removing a row's tokens needs the words it
-/// was indexed with: every change goes through here, in the same transaction as the row.
+/// was indexed with: every change goes through here, and notes its words in the transaction's
+/// `SearchIndexChanges`, which changes the index before the transaction commits.
 struct EntryRow {
     var sequence: Int64
     var entry: Entry
@@ -70,7 +71,7 @@ struct EntryRow {
         try Bool.fetchOne(db, sql: "SELECT 1 FROM entry WHERE id = ?", arguments: [id.diaryString]) ?? false
     }
 
-    static func insert(_ entry: Entry, owner: UserID, _ db: Database) throws {
+    static func insert(_ entry: Entry, owner: UserID, index: SearchIndexChanges, _ db: Database) throws {
         try db.cachedStatement(sql: """
                 INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -83,14 +84,13 @@ struct EntryRow {
             ])
         let sequence = db.lastInsertedRowID
         if let weather = entry.weather { try setWeather(weather, sequence: sequence, db) }
-        try index(sequence: sequence, title: entry.title, body: entry.body, db)
+        try index.change(sequence, from: nil, to: (entry.title, entry.body), db)
     }
 
-    static func replaceText(of row: EntryRow, with entry: Entry, _ db: Database) throws {
-        try unindex(row, db)
+    static func replaceText(of row: EntryRow, with entry: Entry, index: SearchIndexChanges, _ db: Database) throws {
         try db.cachedStatement(sql: "UPDATE entry SET title = ?, body = ?, updated_at = ?, version = ? WHERE seq = ?").execute(
             arguments: [entry.title, entry.body, entry.updatedAt.millisecondsSince1970, entry.version, row.sequence])
-        try index(sequence: row.sequence, title: entry.title, body: entry.body, db)
+        try index.change(row.sequence, from: (row.entry.title, row.entry.body), to: (entry.title, entry.body), db)
     }
 
     /// Trash and restore leave the words, and so the index, as they are: search filters the trash out.
@@ -99,18 +99,8 @@ struct EntryRow {
             arguments: [entry.deletedAt?.millisecondsSince1970, entry.version, row.sequence])
     }
 
-    static func delete(_ row: EntryRow, _ db: Database) throws {
-        try unindex(row, db)
+    static func delete(_ row: EntryRow, index: SearchIndexChanges, _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM entry WHERE seq = ?").execute(arguments: [row.sequence])
-    }
-
-    private static func index(sequence: Int64, title: String, body: String, _ db: Database) throws {
-        try db.cachedStatement(sql: "INSERT INTO entry_search (rowid, title, body) VALUES (?, ?, ?)").execute(
-            arguments: [sequence, SearchText.indexed(title), SearchText.indexed(body)])
-    }
-
-    private static func unindex(_ row: EntryRow, _ db: Database) throws {
-        try db.cachedStatement(sql: "INSERT INTO entry_search (entry_search, rowid, title, body) VALUES ('delete', ?, ?, ?)").execute(
-            arguments: [row.sequence, SearchText.indexed(row.entry.title), SearchText.indexed(row.entry.body)])
+        try index.change(row.sequence, from: (row.entry.title, row.entry.body), to: nil, db)
     }
 }

@@ -10,18 +10,21 @@ extension SQLiteEntryStore {
     static let bulkImport = 1_000
 
     public func importEntries(_ entries: [Entry]) async throws -> ImportSummary {
-        try await write { [owner] db in
+        try await write { [owner, index] db in
             var summary = ImportSummary(imported: 0, skipped: 0)
             for entry in entries {
                 if try EntryRow.exists(db, id: entry.id) {
                     summary.skipped += 1
                 } else {
-                    try EntryRow.insert(entry, owner: owner, db)
+                    try EntryRow.insert(entry, owner: owner, index: index, db)
                     summary.imported += 1
                 }
             }
             if summary.imported > 0 { try ChangeCount.moved(owner, db) }
-            if summary.imported >= Self.bulkImport { try db.execute(sql: "INSERT INTO entry_search (entry_search) VALUES ('optimize')") }
+            if summary.imported >= Self.bulkImport {
+                try index.apply(db)  // the index is merged after all its rows are in
+                try db.execute(sql: "INSERT INTO entry_search (entry_search) VALUES ('optimize')")
+            }
             return summary
         }
     }

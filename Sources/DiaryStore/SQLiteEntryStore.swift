@@ -20,6 +20,8 @@ public struct SQLiteEntryStore: EntryStore {
 
     public var path: String { database.path }
     var pool: DatabasePool { database.pool }
+    /// Where entry writes note their words for the search index.
+    var index: SearchIndexChanges { database.searchIndex }
 
     func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await database.read(work)
@@ -31,13 +33,13 @@ public struct SQLiteEntryStore: EntryStore {
 
     public func create(_ text: EntryText, id: UUID, location: Coordinates?) async throws -> Entry {
         let now = Date()
-        let owner = self.owner
+        let owner = self.owner, index = self.index
         return try await write { db in
             if let existing = try EntryRow.fetch(db, id: id, owner: owner) { return existing.entry }
             // Ids are random; one already taken in another diary is a client's mistake (or a probe).
             if try EntryRow.exists(db, id: id) { throw EntryError.idInUse }
             let entry = Entry(id: id, title: text.title, body: text.body, createdAt: now, location: location)
-            try EntryRow.insert(entry, owner: owner, db)
+            try EntryRow.insert(entry, owner: owner, index: index, db)
             try ChangeCount.moved(owner, db)
             return entry
         }
@@ -63,7 +65,7 @@ public struct SQLiteEntryStore: EntryStore {
 
     public func update(id: UUID, to text: EntryText, expecting version: Int?) async throws -> Entry {
         let now = Date()
-        return try await write { [owner] db in
+        return try await write { [owner, index] db in
             guard let row = try EntryRow.fetch(db, id: id, owner: owner) else { throw EntryError.notFound(id.diaryString) }
             let current = row.entry
             // The same words again (a retried autosave) is no change, whatever version it was based on.
@@ -76,7 +78,7 @@ public struct SQLiteEntryStore: EntryStore {
             changed.body = text.body
             changed.updatedAt = Date(millisecondsSince1970: now.millisecondsSince1970)
             changed.version += 1
-            try EntryRow.replaceText(of: row, with: changed, db)
+            try EntryRow.replaceText(of: row, with: changed, index: index, db)
             try ChangeCount.moved(owner, db)
             return changed
         }
@@ -118,9 +120,9 @@ public struct SQLiteEntryStore: EntryStore {
     }
 
     public func purge(id: UUID) async throws {
-        try await write { [owner] db in
+        try await write { [owner, index] db in
             guard let row = try EntryRow.fetch(db, id: id, owner: owner) else { throw EntryError.notFound(id.diaryString) }
-            try EntryRow.delete(row, db)
+            try EntryRow.delete(row, index: index, db)
             try ChangeCount.moved(owner, db)
         }
     }
