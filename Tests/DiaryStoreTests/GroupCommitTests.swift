@@ -1,3 +1,4 @@
+import DiaryCore
 @testable import DiaryStore
 import Foundation
 import GRDB
@@ -14,7 +15,7 @@ struct GroupCommitTests {
         // Keep the writer busy so that the writes below all queue up and share the next batch.
         let busy = Task { try await database.write { _ in Thread.sleep(forTimeInterval: 0.3) } }
         try await Task.sleep(for: .milliseconds(50))
-        let outcomes = await withTaskGroup(of: (Int, Result<Void, Refused>).self) { group in
+        let outcomes = await withTaskGroup(of: (Int, Result<Int, Refused>).self) { group in
             for number in 0..<30 {
                 group.addTask {
                     do {
@@ -23,23 +24,52 @@ struct GroupCommitTests {
                             // 7 fails after its insert; 20 fails before writing anything.
                             if number == 7 || number == 20 { throw Refused(number: number) }
                         }
-                        return (number, .success(()))
+                        return (number, .success(number))
                     } catch {
                         return (number, .failure(error as? Refused ?? Refused(number: -1)))
                     }
                 }
             }
-            return await group.reduce(into: [Int: Result<Void, Refused>]()) { $0[$1.0] = $1.1 }
+            return await group.reduce(into: [Int: Result<Int, Refused>]()) { $0[$1.0] = $1.1 }
         }
         try await busy.value
         for number in 0..<30 {
             if number == 7 || number == 20 {
                 #expect(outcomes[number] == .failure(Refused(number: number)))
             } else {
-                #expect(outcomes[number] == .success(()))
+                #expect(outcomes[number] == .success(number))
             }
         }
         let kept = try await database.write { db in try Int.fetchAll(db, sql: "SELECT number FROM scratch ORDER BY number") }
         #expect(kept == (0..<30).filter { $0 != 7 && $0 != 20 })
+    }
+
+    @Test("Saves of one batch, several of the same entry and older entries after newer ones, leave search finding exactly the last words")
+    func batchedSavesKeepSearchExact() async throws {
+        let database = try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
+        let store = database.entries(of: .localOwner)
+        var entries: [Entry] = []
+        for number in 0..<6 { entries.append(try await store.create(try EntryText(title: "Day \(number)", body: "start\(number)"), id: UUID())) }
+        let busy = Task { try await database.write { _ in Thread.sleep(forTimeInterval: 0.3) } }
+        try await Task.sleep(for: .milliseconds(50))
+        // Newest entry first, each saved three times over (as autosaves come): "draftN", "againN", "finalN".
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (entry, number) in zip(entries, 0...).reversed() {
+                group.addTask {
+                    for word in ["draft", "again", "final"] {
+                        _ = try await store.update(id: entry.id, to: try EntryText(title: "Day \(number)", body: "\(word)\(number) words"), expecting: nil)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        try await busy.value
+        for number in 0..<6 {
+            #expect(try await store.search("final\(number)", limit: 10).map(\.entry.id) == [entries[number].id])
+            for gone in ["start", "draft", "again"] { #expect(try await store.search("\(gone)\(number)", limit: 10).isEmpty) }
+        }
+        #expect(try await store.search("words", limit: 10).count == 6)
+        // FTS5's own check that the index is consistent with itself.
+        try await database.write { db in try db.execute(sql: "INSERT INTO entry_search (entry_search, rank) VALUES ('integrity-check', 0)") }
     }
 }
