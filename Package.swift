@@ -32,6 +32,8 @@ let package = Package(
             dependencies: [
                 "DiaryCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C interface, for the lookups every request makes (`SingleRow`).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -6,8 +6,8 @@ import GRDB
 /// is kept by the code that writes entries (`SQLiteEntryStore`, the adoption of the local diary).
 enum ChangeCount {
     static func read(of owner: UserID, _ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT count FROM diary_change WHERE owner_id = ?"),
-                           arguments: [owner.rawValue]) ?? 0
+        try db.cachedStatement(sql: "SELECT count FROM diary_change WHERE owner_id = ?")
+            .readFirstRow([.integer(owner.rawValue)]) { $0.integer(0) } ?? 0
     }
 
     /// Counts one change of `owner`'s diary. An UPDATE, then an INSERT the first time: an

@@ -23,32 +23,33 @@ struct EntryRow {
         static let weatherIsDay = 13, weatherTemperature = 14
     }
 
-    init(_ row: Row) {
-        sequence = row[Column.sequence]
+    init(_ row: some ColumnValues) {
+        sequence = row.integer(Column.sequence)
         entry = Entry(
-            id: UUID(diaryString: row[Column.id]) ?? UUID(),
-            title: row[Column.title],
-            body: row[Column.body],
-            createdAt: Date(millisecondsSince1970: row[Column.createdAt]),
-            updatedAt: Date(millisecondsSince1970: row[Column.updatedAt]),
-            version: row[Column.version],
-            deletedAt: (row[Column.deletedAt] as Int64?).map(Date.init(millisecondsSince1970:)),
+            id: UUID(diaryString: row.text(Column.id)) ?? UUID(),
+            title: row.text(Column.title),
+            body: row.text(Column.body),
+            createdAt: Date(millisecondsSince1970: row.integer(Column.createdAt)),
+            updatedAt: Date(millisecondsSince1970: row.integer(Column.updatedAt)),
+            version: Int(row.integer(Column.version)),
+            deletedAt: row.optionalInteger(Column.deletedAt).map(Date.init(millisecondsSince1970:)),
             location: Self.location(row),
             weather: Self.weather(row))
     }
 
-    static func location(_ row: Row) -> Coordinates? {
-        guard let latitude = row[Column.latitude] as Double?, let longitude = row[Column.longitude] as Double? else { return nil }
+    static func location(_ row: some ColumnValues) -> Coordinates? {
+        guard let latitude = row.optionalDouble(Column.latitude), let longitude = row.optionalDouble(Column.longitude) else { return nil }
         return Coordinates(latitude: latitude, longitude: longitude)
     }
 
     /// A stored condition this version does not know (written by a newer one) reads as no weather.
-    static func weather(_ row: Row) -> Weather? {
-        guard let provider = row[Column.weatherProvider] as String?,
-              let condition = (row[Column.weatherCondition] as String?).flatMap(WeatherCondition.init(rawValue:))
+    static func weather(_ row: some ColumnValues) -> Weather? {
+        guard let provider = row.optionalText(Column.weatherProvider),
+              let condition = row.optionalText(Column.weatherCondition).flatMap(WeatherCondition.init(rawValue:))
         else { return nil }
-        return Weather(provider: provider, condition: condition, description: row[Column.weatherDescription] ?? "",
-                       isDay: row[Column.weatherIsDay] ?? true, temperatureCelsius: row[Column.weatherTemperature])
+        return Weather(provider: provider, condition: condition, description: row.optionalText(Column.weatherDescription) ?? "",
+                       isDay: row.optionalInteger(Column.weatherIsDay).map { $0 != 0 } ?? true,
+                       temperatureCelsius: row.optionalDouble(Column.weatherTemperature))
     }
 
     static func setWeather(_ weather: Weather, sequence: Int64, _ db: Database) throws {
@@ -62,8 +63,8 @@ struct EntryRow {
 
     /// The entry with this id in `owner`'s diary; another user's entry is as good as absent.
     static func fetch(_ db: Database, id: UUID, owner: UserID) throws -> EntryRow? {
-        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM entry WHERE id = ? AND owner_id = ?")
-        return try Row.fetchOne(statement, arguments: [id.diaryString, owner.rawValue]).map(EntryRow.init)
+        try db.cachedStatement(sql: "SELECT \(columns) FROM entry WHERE id = ? AND owner_id = ?")
+            .readFirstRow([.text(id.diaryString), .integer(owner.rawValue)]) { EntryRow($0) }
     }
 
     /// Whether any diary has an entry with this id.

@@ -27,10 +27,10 @@ extension SQLiteAccountStore {
     public func session(token: String, now: Date = Date()) async throws -> Session? {
         let hash = RandomToken.hash(token)
         let found = try await database.readStatement { db -> (Session, Int64)? in
-            try Row.fetchOne(db.cachedStatement(sql: """
+            try db.cachedStatement(sql: """
                 SELECT u.id, u.name, u.created_at, s.csrf_token, s.last_used_at
                 FROM session s JOIN user u ON u.id = s.user_id WHERE s.token_hash = ?
-                """), arguments: [hash]).map { (Session(user: Self.user($0), csrfToken: $0["csrf_token"]), $0["last_used_at"]) }
+                """).readFirstRow([.text(hash)]) { (Session(user: Self.user($0), csrfToken: $0.text(3)), $0.integer(4)) }
         }
         guard let (session, lastUsed) = found else { return nil }
         let nowMilliseconds = now.millisecondsSince1970

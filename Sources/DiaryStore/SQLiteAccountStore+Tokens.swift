@@ -48,9 +48,9 @@ extension SQLiteAccountStore {
         let hash = RandomToken.hash(token)
         return try await database.readStatement { db in
             // Every API request asks this: the statement is prepared once per connection.
-            try Row.fetchOne(db.cachedStatement(sql: """
+            try db.cachedStatement(sql: """
                 SELECT u.id, u.name, u.created_at FROM access_token t JOIN user u ON u.id = t.user_id WHERE t.token_hash = ?
-                """), arguments: [hash]).map(Self.user)
+                """).readFirstRow([.text(hash)]) { Self.user($0) }
         }
     }
 }

@@ -29,12 +29,12 @@ public struct SQLiteAccountStore: Sendable {
     }
 
     public func users() async throws -> [User] {
-        try await database.read { db in try Row.fetchAll(db, sql: "SELECT id, name, created_at FROM user ORDER BY name").map(Self.user) }
+        try await database.read { db in try Row.fetchAll(db, sql: "SELECT id, name, created_at FROM user ORDER BY name").map { Self.user($0) } }
     }
 
     public func user(named name: String) async throws -> User? {
         try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT id, name, created_at FROM user WHERE name = ?", arguments: [name]).map(Self.user)
+            try Row.fetchOne(db, sql: "SELECT id, name, created_at FROM user WHERE name = ?", arguments: [name]).map { Self.user($0) }
         }
     }
 
@@ -90,8 +90,9 @@ public struct SQLiteAccountStore: Sendable {
     /// A real bcrypt hash of a password no one has, compared against for unknown names.
     private static let unknownUserHash = Bcrypt.hash(UUID().uuidString, cost: 12)
 
-    static func user(_ row: Row) -> User {
-        User(id: UserID(rawValue: row["id"]), name: row["name"], createdAt: Date(millisecondsSince1970: row["created_at"]))
+    /// A user from a row that starts with `id, name, created_at`.
+    static func user(_ row: some ColumnValues) -> User {
+        User(id: UserID(rawValue: row.integer(0)), name: row.text(1), createdAt: Date(millisecondsSince1970: row.integer(2)))
     }
 }
 

@@ -47,6 +47,39 @@ struct EntriesAPITests {
         }
     }
 
+    @Test("If-Match names the version quoted, weak or bare, with spaces around it", arguments: [
+        ("\"1\"", "\"1\""), ("W/\"1\"", "W/\"1\""), ("1", "1"), ("  \"1\" ", " W/\"1\"\t"),
+    ])
+    func ifMatchForms(current: String, stale: String) async throws {
+        try await withDiaryAPI { client in
+            let id = try await client.create(title: "Draft")
+            let (first, updated) = try await client.send(.put, "/api/v1/entries/\(id)", json: #"{"title":"Two","body":""}"#, headers: [.ifMatch: current])
+            #expect(first.status == .ok)
+            #expect(updated["version"] as? Int == 2)
+            let (second, _) = try await client.send(.put, "/api/v1/entries/\(id)", json: #"{"title":"Three","body":""}"#, headers: [.ifMatch: stale])
+            #expect(second.status == .conflict)
+        }
+    }
+
+    @Test("An update's body: escapes read, other fields of any kind ignored, a wrong type or a missing field named", arguments: [
+        (#"{"title":"\"Q\" \u00e9","body":"a\nb 😀"}"#, 200, "\"Q\" é"),
+        (#"{"title":"Kept","body":"","location":{"latitude":1}}"#, 200, "Kept"),
+        (#"{"title":7,"body":""}"#, 400, "\"title\" has the wrong type"),
+        (#"{"title":"No body"}"#, 400, "\"body\" is missing."),
+    ])
+    func updateBodies(json: String, status: Int, expected: String) async throws {
+        try await withDiaryAPI { client in
+            let id = try await client.create(title: "Draft")
+            let (response, answer) = try await client.send(.put, "/api/v1/entries/\(id)", json: json, headers: [.ifMatch: "*"])
+            #expect(response.status.code == status)
+            if status == 200 {
+                #expect(answer["title"] as? String == expected)
+            } else {
+                #expect((answer["message"] as? String)?.hasPrefix(expected) == true)
+            }
+        }
+    }
+
     @Test("An update without If-Match is refused with 428")
     func ifMatchRequired() async throws {
         try await withDiaryAPI { client in

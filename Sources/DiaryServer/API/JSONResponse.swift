@@ -78,6 +78,18 @@ extension Request {
     /// The body as `T`, refusing a body that is not JSON (415), too large (413, before reading
     /// past the limit), malformed or of the wrong shape (400), each with a message that says so.
     mutating func decodeJSON<T: Decodable>(_ type: T.Type) async throws -> T {
+        try Self.decode(T.self, from: try await jsonBody())
+    }
+
+    /// The same for a body of string fields (an autosave's), read by `StringFieldsJSON` when it
+    /// can be, else by `JSONDecoder`, whose errors say what is wrong.
+    mutating func decodeJSON<T: StringFieldsDecodable>(_ type: T.Type) async throws -> T {
+        let buffer = try await jsonBody()
+        if let fields = buffer.withUnsafeReadableBytes(StringFieldsJSON.fields), let value = T(fields: fields) { return value }
+        return try Self.decode(T.self, from: buffer)
+    }
+
+    private mutating func jsonBody() async throws -> ByteBuffer {
         let contentType = headers[.contentType]?.lowercased() ?? ""
         guard contentType.hasPrefix("application/json") else {
             throw APIError(status: .unsupportedMediaType, code: "unsupported_media_type",
@@ -86,13 +98,15 @@ extension Request {
         if let length = headers[.contentLength].flatMap(Int.init), length > APILimits.maximumRequestBytes {
             throw APIError(status: .contentTooLarge, code: "too_large", message: APILimits.tooLargeMessage)
         }
-        let buffer: ByteBuffer
         do {
-            buffer = try await collectBody(upTo: APILimits.maximumRequestBytes)
+            return try await collectBody(upTo: APILimits.maximumRequestBytes)
         } catch is NIOTooManyBytesError {
             // A chunked body has no Content-Length to refuse it by up front.
             throw APIError(status: .contentTooLarge, code: "too_large", message: APILimits.tooLargeMessage)
         }
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {
@@ -117,4 +131,10 @@ extension Request {
             return "The body is not valid JSON."
         }
     }
+}
+
+/// A body `StringFieldsJSON` can read: a JSON object of strings.
+protocol StringFieldsDecodable: Decodable {
+    /// nil when a field is missing: `JSONDecoder` then says which.
+    init?(fields: [(key: String, value: String)])
 }

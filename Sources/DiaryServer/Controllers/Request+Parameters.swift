@@ -48,11 +48,17 @@ extension Request {
 
     /// What `If-Match` asks for: `"3"`, `W/"3"` or `3` names the version the change is based on;
     /// `*` (HTTP's "whatever is there") knowingly replaces the current version.
+    /// (Trimmed by hand: Foundation's `trimmingCharacters(in:)` was 2% of an autosave's time.)
     var ifMatch: IfMatch? {
-        guard var value = headers[.ifMatch]?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard let header = headers[.ifMatch] else { return nil }
+        var value = Substring(header)
+        value = value.drop { $0 == " " || $0 == "\t" }
+        while let last = value.last, last == " " || last == "\t" { value.removeLast() }
         if value == "*" { return .any }
         if value.hasPrefix("W/") { value.removeFirst(2) }
-        return Int(value.trimmingCharacters(in: CharacterSet(charactersIn: "\""))).map(IfMatch.version)
+        value = value.drop { $0 == "\"" }
+        while value.last == "\"" { value.removeLast() }
+        return Int(value).map(IfMatch.version)
     }
 }
 
