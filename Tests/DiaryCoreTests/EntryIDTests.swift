@@ -10,6 +10,7 @@ struct EntryIDTests {
             let id = UUID()
             #expect(UUID(diaryString: id.diaryString) == id)
             #expect(UUID(diaryString: id.uuidString) == id)
+            #expect(id.diaryString == id.uuidString.lowercased())
         }
         #expect(UUID(diaryString: "d0c7a6f8-0b1e-4c55-9a57-3f2b8e1d6c90")?.diaryString == "d0c7a6f8-0b1e-4c55-9a57-3f2b8e1d6c90")
     }

@@ -65,8 +65,27 @@ extension Date {
 }
 
 extension UUID {
-    /// Ids as the diary writes them: lowercase, like most of the world's UUIDs.
-    public var diaryString: String { uuidString.lowercased() }
+    /// Ids as the diary writes them: lowercase, like most of the world's UUIDs. Written by hand:
+    /// `uuidString` formats with `snprintf`, and every save and read of an entry needs one.
+    public var diaryString: String {
+        withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { out in
+                var count = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        out[count] = UInt8(ascii: "-")
+                        count += 1
+                    }
+                    out[count] = Self.hexDigits[Int(byte >> 4)]
+                    out[count + 1] = Self.hexDigits[Int(byte & 0x0F)]
+                    count += 2
+                }
+                return count
+            }
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Reads an id in the 8-4-4-4-12 hex form, either case, as stored. Every row of every list
     /// reads one, and Foundation's `init(uuidString:)` parses with `sscanf` (a microsecond each).
