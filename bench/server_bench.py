@@ -89,8 +89,26 @@ def cpu_per_request_us(before, after, requests):
     return (after - before) / requests * 1e6
 
 
-def wrk(url, token, duration, script=None, pid=None, connections=64):
-    """One wrk run; with `pid`, also that server's CPU time per request over the run."""
+def settle(pid, limit=15.0):
+    """Waits until the server is idle (under 5% of a core for half a second), at most `limit`
+    seconds: the last requests of a row (searches whose clients have left) must not run into
+    the next row's measurement."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        before = cpu_seconds(pid)
+        time.sleep(0.5)
+        after = cpu_seconds(pid)
+        if before is None or after is None or after - before < 0.025:
+            return
+
+
+def wrk(url, token, duration, script=None, pid=None, connections=64, warm_up=0):
+    """One wrk run; with `pid`, also that server's CPU time per request over the run, after the
+    server has settled. `warm_up` seconds of the same load run first, unmeasured."""
+    if pid:
+        settle(pid)
+    if warm_up:
+        run(wrk_command(url, token, warm_up, script, connections))
     before = cpu_seconds(pid) if pid else None
     out = run(wrk_command(url, token, duration, script, connections)).stdout
     after = cpu_seconds(pid) if pid else None
@@ -112,6 +130,8 @@ def parse_wrk(out):
     return {"rps": rps, "requests": requests, "p50": percentile(50), "p99": percentile(99),
             "errors": int(non2xx.group(1)) if non2xx else 0}
 
+
+SAVE_WARM_UP_SECONDS = 3
 
 SAVE_SCRIPT = """
 wrk.method = "PUT"
@@ -405,7 +425,11 @@ def main():
             (NEXT_PAGE, wrk(base + next_path, token, args.duration, pid=pid)),
             ("one entry", wrk(base + f"/api/v1/entries/{entry_id}", token, args.duration, pid=pid)),
             ("a search (serenity)", wrk(base + "/api/v1/search?q=serenity&limit=20", token, args.duration, pid=pid)),
-            ("an autosave (PUT)", wrk(base + f"/api/v1/entries/{entry_id}", token, args.duration, save_script, pid=pid)),
+            # Steady state: the first seconds of saves on a fresh copy also grow the log file to
+            # its working size (ext4 allocating blocks under each sync), which a running server
+            # did once, long ago.
+            ("an autosave (PUT)", wrk(base + f"/api/v1/entries/{entry_id}", token, args.duration, save_script, pid=pid,
+                                      warm_up=SAVE_WARM_UP_SECONDS)),
         ]
         rss = peak_rss_mb(pid)
         visit_failed = None
@@ -443,7 +467,9 @@ def main():
 
     lines = ["## The server", "",
              f"`diary serve` (release) on the same diary, logged in with a bearer token; `wrk -t2 -c64 -d{args.duration}s` "
-             f"(`-t1 -c1` for the row with one client).", "",
+             f"(`-t1 -c1` for the row with one client). Each row starts once the server is idle again; the "
+             f"autosave row after {SAVE_WARM_UP_SECONDS} s of the same saves, unmeasured (the steady state: on a fresh "
+             f"copy the first seconds also grow the write-ahead log file to its working size).", "",
              "| request | requests/s | p50 (ms) | p99 (ms) | non-2xx | server CPU per request (µs) |",
              "| --- | ---: | ---: | ---: | ---: | ---: |"]
     def cpu(r):
