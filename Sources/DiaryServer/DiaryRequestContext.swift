@@ -23,13 +23,16 @@ enum Identity: Sendable {
 struct DiaryRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     var identity: Identity?
-    /// The peer's address; behind a trusted proxy the first X-Forwarded-For address is used instead.
-    let peerAddress: String?
+    private let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        peerAddress = source.channel.remoteAddress?.ipAddress
+        channel = source.channel
     }
+
+    /// The peer's address; behind a trusted proxy the first X-Forwarded-For address is used
+    /// instead. Worked out only when asked (logins): formatting it for every request showed.
+    var peerAddress: String? { channel.remoteAddress?.ipAddress }
 
     /// The user, or a 401 that says to log in.
     func requireUser() throws -> User {
