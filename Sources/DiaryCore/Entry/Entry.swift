@@ -98,13 +98,7 @@ extension UUID {
                 guard character == UInt8(ascii: "-") else { return nil }
                 continue
             }
-            let value: UInt8
-            switch character {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = character - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let value = Hex.value(of: character) else { return nil }
             if let first = high {
                 bytes.append(first << 4 | value)
                 high = nil
