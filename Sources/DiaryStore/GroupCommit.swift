@@ -77,6 +77,10 @@ final class GroupCommit: Sendable {
             let answers: [@Sendable () -> Void]
             do {
                 answers = try self.commitTogether(jobs, db)
+            } catch let failure as TransactionNotBegun {
+                // The file is locked by another process, or unwritable: running the writes
+                // again would only wait as long again.
+                answers = jobs.map { job in { job.fail(failure.error) } }
             } catch {
                 do {
                     answers = try self.commitEachInSavepoint(jobs, db)
@@ -112,17 +116,24 @@ final class GroupCommit: Sendable {
     private func commitTogether(_ jobs: [Job], _ db: Database) throws -> [@Sendable () -> Void] {
         var answers: [@Sendable () -> Void] = []
         answers.reserveCapacity(jobs.count)
+        var begun = false
         do {
             try db.inTransaction(.immediate) {
+                begun = true
                 for job in jobs { answers.append(try job.run(db)) }
                 try searchIndex.apply(db)
                 return .commit
             }
         } catch {
             searchIndex.discard()
-            throw error
+            throw begun ? error : TransactionNotBegun(error: error)
         }
         return answers
+    }
+
+    /// The batch's transaction could not even begin.
+    private struct TransactionNotBegun: Error {
+        let error: any Error
     }
 
     /// A batch in which a write failed: each write on its own, in a savepoint, so the one that
