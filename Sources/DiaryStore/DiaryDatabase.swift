@@ -19,10 +19,15 @@ public final class DiaryDatabase: Sendable {
     /// Opens the diary at `path`, creating it when there is none. A file that is not a diary is
     /// refused, never overwritten. `checkpoints: .background` leaves copying the write-ahead log
     /// into the file to `backgroundCheckpoints` (the server); `.inline` is SQLite's default.
-    public init(path: String, checkpoints: Checkpoints = .inline) throws {
+    public convenience init(path: String, checkpoints: Checkpoints = .inline) throws {
+        try self.init(path: path, checkpoints: checkpoints, waitingForLocks: 10)
+    }
+
+    /// `waitingForLocks`: how many seconds a write waits for another process's write to end.
+    init(path: String, checkpoints: Checkpoints = .inline, waitingForLocks: TimeInterval) throws {
         self.path = path
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(waitingForLocks)
         configuration.prepareDatabase { db in
             // Only a new, empty file takes it: 16 KiB pages hold a typical entry without spilling
             // into half-empty overflow pages (measured: 1.87× the text at 100,000 entries, not 2.1×).

@@ -72,4 +72,23 @@ struct GroupCommitTests {
         // FTS5's own check that the index is consistent with itself.
         try await database.write { db in try db.execute(sql: "INSERT INTO entry_search (entry_search, rank) VALUES ('integrity-check', 0)") }
     }
+
+    @Test("While another process holds the write lock, a save fails once, saying the diary is busy, and the next one succeeds")
+    func lockedByAnotherProcess() async throws {
+        let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
+        let database = try DiaryDatabase(path: path, waitingForLocks: 0.3)
+        let store = database.entries(of: .localOwner)
+        // Another process's long write: a connection that keeps its transaction open.
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let other = try DatabaseQueue(path: path, configuration: configuration)
+        try await other.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        await #expect(throws: StoreError.busy(path: path)) {
+            _ = try await store.create(try EntryText(title: "Blocked", body: ""), id: UUID())
+        }
+        try await other.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+        let saved = try await store.create(try EntryText(title: "Later", body: ""), id: UUID())
+        #expect(try await store.entry(id: saved.id) == saved)
+        #expect(try await store.count() == 1)
+    }
 }
