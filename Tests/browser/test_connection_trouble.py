@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import DESKTOP, PHONE
+from conftest import DESKTOP, PHONE, wait_for
 
 
 def fail_saves(route):
@@ -82,3 +82,85 @@ def test_another_writer_never_sees_the_rows_shown_before(pages, server):
     page.evaluate("() => import('./js/list.js').then((m) => m.showList(document.getElementById('app'), { user: 'someone else' }))")
     expect(page.get_by_text("Could not reach the diary. Check the connection.")).to_be_visible()
     expect(page.get_by_text("These are the entries as last shown")).to_have_count(0)
+
+
+def later_pages(url):
+    return "/api/v1/entries?" in url and "cursor=" in url
+
+
+def lists(url):
+    return "/api/v1/entries?" in url
+
+
+def test_a_later_page_that_fails_says_so_below_the_rows_and_tries_again(pages, server):
+    # Scrolled down, the next page does not come: the note sits where it would have appeared,
+    # the rows shown stay, and Try again loads that page.
+    pages.allow_errors(r"503|Failed to load resource")
+    for n in range(1, 26):
+        server.create(f"Entry {n}", f"Body {n}")
+    page = pages.open("/", **PHONE)
+    rows = page.locator(".row-title")
+    expect(rows).to_have_count(20)
+    page.route(later_pages, lambda route: route.fulfill(
+        status=503, content_type="application/json",
+        body='{"error": {"code": "unavailable", "message": "Down"}}'))
+    page.mouse.wheel(0, 20000)
+    note = page.get_by_role("status").filter(has_text="Could not load more entries.")
+    expect(note).to_be_visible()
+    expect(rows).to_have_count(20)
+    assert note.bounding_box()["y"] > page.locator(".row").last.bounding_box()["y"]
+    expect(page.get_by_text("Check the connection")).to_have_count(0)
+
+    page.unroute(later_pages)
+    note.get_by_role("button", name="Try again").click()
+    expect(rows).to_have_count(25)
+    expect(rows.last).to_have_text("Entry 1")
+    expect(note).to_have_count(0)
+
+
+def test_a_later_page_that_fails_is_said_in_korean_too(pages, server):
+    pages.allow_errors(r"ERR_INTERNET_DISCONNECTED|Failed to load resource")
+    for n in range(1, 26):
+        server.create(f"Entry {n}")
+    page = pages.open("/", locale="ko-KR", **PHONE)
+    expect(page.locator(".row")).to_have_count(20)
+    page.route(later_pages, lambda route: route.abort("internetdisconnected"))
+    page.mouse.wheel(0, 20000)
+    note = page.get_by_role("status").filter(has_text="일기를 더 불러오지 못했어요.")
+    expect(note.get_by_role("button", name="다시 시도")).to_be_visible()
+
+
+def test_back_to_the_list_offline_shows_what_was_saved_since(pages, server):
+    # The kept rows show the title and first line just saved, not those fetched before.
+    pages.allow_errors(r"ERR_INTERNET_DISCONNECTED|Failed to load resource")
+    entry = server.create("Old title", "Old first line")
+    server.create("Another entry", "Untouched.")
+    page = pages.open("/")
+    page.get_by_role("link", name=re.compile("Old title")).click()
+    page.get_by_role("textbox", name="Title").fill("New title")
+    page.get_by_role("textbox", name="Write here").fill("\nNew first line\nand more")
+    wait_for(lambda: (server.entry(entry["id"]) or {}).get("body") == "\nNew first line\nand more",
+             message="the edit saved")
+
+    page.route(lists, lambda route: route.abort("internetdisconnected"))
+    page.get_by_role("link", name="Back to the list").click()
+    expect(page.get_by_text("These are the entries as last shown")).to_be_visible()
+    row = page.locator(".row").filter(has=page.get_by_role("link", name=re.compile("New title")))
+    expect(row.locator(".row-excerpt")).to_have_text("New first line")
+    expect(page.get_by_text("Old title")).to_have_count(0)
+    expect(page.get_by_role("link", name=re.compile("Another entry"))).to_be_visible()
+
+
+def test_back_to_the_list_offline_shows_the_edit_kept_in_the_browser(pages, server):
+    # Offline the edit waits in this browser: its row shows it all the same.
+    pages.allow_errors(r"ERR_INTERNET_DISCONNECTED|Failed to load resource")
+    server.create("Old title", "Old first line")
+    page = pages.open("/")
+    page.get_by_role("link", name=re.compile("Old title")).click()
+    expect(page.get_by_role("textbox", name="Title")).to_have_value("Old title")
+    page.route("**/api/v1/entries**", lambda route: route.abort("internetdisconnected"))
+    page.get_by_role("textbox", name="Title").fill("Title written offline")
+    page.get_by_role("link", name="Back to the list").click()
+    expect(page.get_by_text("These are the entries as last shown")).to_be_visible()
+    expect(page.get_by_role("link", name=re.compile("Title written offline"))).to_be_visible()
+    expect(page.get_by_text("Old title")).to_have_count(0)

@@ -41,6 +41,7 @@ const strings = {
     listOffline: 'Your entries will appear here when the connection is back.',
     keptForWriter: 'Changes kept for their writer are sent when they log in again.',
     listStale: 'Could not reach the diary. These are the entries as last shown.',
+    moreFailed: 'Could not load more entries.',
     actionsFor: (title) => `Actions for “${title}”`,
     locationNeeded: 'Weather needs your location.',
     // The providers' own words are English; these name each kind of weather.
@@ -88,6 +89,7 @@ const strings = {
     listOffline: '다시 연결되면 일기가 여기에 나타나요.',
     keptForWriter: '보관된 글은 쓴 사람이 다시 로그인하면 저장돼요.',
     listStale: '일기장에 연결하지 못했어요. 마지막으로 보인 일기예요.',
+    moreFailed: '일기를 더 불러오지 못했어요.',
     actionsFor: (title) => `“${title}” 작업`,
     locationNeeded: '날씨를 기록하려면 위치 권한이 필요해요.',
     conditions: {

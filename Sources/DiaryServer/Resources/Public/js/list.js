@@ -16,6 +16,17 @@ const SEARCH_DELAY_MS = 250;
 // is down, they show again instead of an error. Kept in memory only, for this page session.
 let last = { user: null, entries: [] };
 
+// What the writer saved since then shows in those rows instead of what was fetched before.
+const update = (e) => {
+  const { id, entry } = e.detail;
+  last.entries = last.entries.map((old) => (old.id === id ? edited(old, entry) : old));
+};
+autosave.events.addEventListener('saved', update);
+autosave.events.addEventListener('replaced', update);
+autosave.events.addEventListener('trashed', (e) => {
+  last.entries = last.entries.filter((old) => old.id !== e.detail.id);
+});
+
 /**
  * The list; `offline`: the server has not answered yet, so only this browser's drafts show.
  * `user`: the name of who is logged in, said in the account's menu.
@@ -60,9 +71,7 @@ export function showList(root, { offline = false, user = null } = {}) {
         },
         renderRow: (entry) => row(entry, context),
         onFirst: (page) => page.entries.length || showEmpty(notice),
-        onError: () => {
-          if (entries.firstChild || !showLast(entries, user, context)) showError(notice);
-        },
+        onError: () => showLast(entries, user, context) || showError(notice),
       });
     });
   }
@@ -168,9 +177,20 @@ function kept() {
     .filter((draft) => !drafts.isBlank(draft.title, draft.body))
     .sort((a, b) => b.created.localeCompare(a.created))
     .map(({ id, title, body, created }) => {
-      const entry = { id, title, createdAt: created, excerpt: body.slice(0, 200) };
+      const entry = { id, title, createdAt: created, excerpt: excerptOf(body) };
       return h('li', { class: 'row' }, h('div', { class: 'row-main' }, rowLink(entry, (text) => text)));
     });
+}
+
+/** A row's entry with a newer title and body, as the server would list it. */
+function edited(entry, { title, body }) {
+  return { ...entry, title, excerpt: excerptOf(body) };
+}
+
+/** The first line of the body that is not blank, at most 200 characters, as the server's Excerpt. */
+function excerptOf(body) {
+  const line = body.split(/[\r\n]/).map((l) => l.trimStart()).find(Boolean) ?? '';
+  return [...line].slice(0, 200).join('').trimEnd();
 }
 
 function showEmpty(notice) {
@@ -188,13 +208,19 @@ function showEmpty(notice) {
   notice.hidden = false;
 }
 
-/** The rows the list showed last, if they are this writer's, under a note that they may be old. */
+/**
+ * The rows the list showed last, if they are this writer's, under a note that they may be old.
+ * An edit still waiting in this browser (not sent yet) shows as written.
+ */
 function showLast(entries, user, context) {
   if (last.user !== user || !last.entries.length) return false;
   entries.before(h('p', { class: 'offline-note stale-note', role: 'status' },
     h('span', {}, t.listStale),
     h('button', { type: 'button', onclick: refresh }, t.tryAgain)));
-  entries.append(...last.entries.map((entry) => row(entry, context)));
+  entries.append(...last.entries.map((entry) => {
+    const draft = autosave.drafts.get(entry.id);
+    return row(draft ? edited(entry, draft) : entry, context);
+  }));
   return true;
 }
 
@@ -210,7 +236,9 @@ function showError(notice) {
 
 /**
  * fetchPage(cursor) -> {entries, nextCursor}; renderRow(entry) -> <li>.
- * onFirst(page) runs after the first page (for the empty state), onError(error) on failure.
+ * onFirst(page) runs after the first page (for the empty state), onError(error) if the first
+ * page fails. A later page that fails is said at the end of the list, where it would have come,
+ * with a way to try again; the rows shown stay.
  */
 export function paged(list, { fetchPage, renderRow, onFirst, onError }) {
   let cursor = null;
@@ -218,6 +246,14 @@ export function paged(list, { fetchPage, renderRow, onFirst, onError }) {
   let loading = false;
   let done = false;
   const sentinel = h('div', { class: 'sentinel', 'aria-hidden': 'true' });
+  const retry = () => {
+    done = false;
+    more();
+  };
+  const failed = h('li', {},
+    h('p', { class: 'offline-note stale-note', role: 'status' },
+      h('span', {}, t.moreFailed),
+      h('button', { type: 'button', onclick: retry }, t.tryAgain)));
   list.after(sentinel);
   const observer = new IntersectionObserver(
     (seen) => seen.some((s) => s.isIntersecting) && more(),
@@ -229,14 +265,20 @@ export function paged(list, { fetchPage, renderRow, onFirst, onError }) {
     loading = true;
     try {
       const page = await fetchPage(cursor);
-      list.append(...page.entries.map(renderRow));
+      const rows = page.entries.map(renderRow);
+      // Focus on Try again moves on to the first row that came, not to the top of the page.
+      const refocus = failed.contains(document.activeElement);
+      failed.remove();
+      list.append(...rows);
+      if (refocus) rows[0]?.querySelector('a, button')?.focus();
       cursor = page.nextCursor;
       done = !cursor;
       if (first) onFirst?.(page);
       first = false;
     } catch (error) {
-      done = true; // the error view offers to try again
-      onError?.(error);
+      done = true; // the error view or the note offers to try again
+      if (first) onError?.(error);
+      else list.append(failed);
     } finally {
       loading = false;
     }
