@@ -55,6 +55,34 @@ def test_editing_an_entry_changes_it_in_the_list_and_on_the_server(pages, server
     assert saved["body"] == "Some words, and more."
 
 
+def test_typing_before_an_entry_has_loaded_never_saves_over_its_words(pages, server):
+    entry = server.create("Kept title", "A body that must survive")
+    page = pages.open("/")
+    expect(page.get_by_role("link", name="Kept title")).to_be_visible()
+    # The entry arrives only after the writer has started typing.
+    release = []
+    def slow(route):
+        while not release:
+            page.wait_for_timeout(50)
+        route.continue_()
+    page.route(f"**/api/v1/entries/{entry['id']}", slow)
+    page.get_by_role("link", name="Kept title").click()
+    title = page.get_by_role("textbox", name="Title")
+    title.click()
+    page.keyboard.type("typed too early")
+    release.append(True)
+    expect(title).to_have_value("Kept title")
+    body = page.get_by_role("textbox", name="Write here")
+    expect(body).to_have_value("A body that must survive")
+    expect(title).to_be_editable()  # and once it is here, it can be edited
+    title.blur()
+    page.get_by_role("link", name="Back to the list").click()
+    expect(page.locator(".row-title")).to_have_text(["Kept title"])
+    page.wait_for_timeout(800)  # past the autosave's debounce
+    saved = server.entry(entry["id"])
+    assert (saved["title"], saved["body"], saved["version"]) == ("Kept title", "A body that must survive", 1)
+
+
 def test_a_title_pasted_with_a_newline_moves_the_rest_into_the_body(pages, server):
     page = pages.open("/#/new")
     title = page.get_by_role("textbox", name="Title")

@@ -136,12 +136,16 @@ export function showEditor(root, existingId) {
       else title.focus();
       return;
     }
+    // Nothing can be typed until the entry is here: words typed into the empty fields
+    // would be saved over the entry's own (an empty body replacing the real one).
+    if (!draft) title.readOnly = body.readOnly = true;
     try {
       const entry = await api.getEntry(id);
       autosave.known(id, entry.version);
       showDate(entry.createdAt);
       showWeather(entry);
       fill(draft ?? entry);
+      title.readOnly = body.readOnly = Boolean(entry.deletedAt);
       if (entry.deletedAt) showTrashed();
     } catch (error) {
       if (draft) return showDate(draft.created), fill(draft); // the retry loop is already sending it
