@@ -8,8 +8,8 @@ import DiaryCore
 /// not take as is (another kind of value, a repeated key, a lone surrogate, invalid UTF-8 or
 /// JSON) gives `nil`, and the caller decodes the body with `JSONDecoder`, which accepts it or
 /// says exactly what is wrong with it.
-public enum StringFieldsJSON {
-    public static func fields(of bytes: UnsafeRawBufferPointer) -> [(key: String, value: String)]? {
+enum StringFieldsJSON {
+    static func fields(of bytes: UnsafeRawBufferPointer) -> [(key: String, value: String)]? {
         var reader = Reader(bytes: bytes)
         var fields: [(key: String, value: String)] = []
         reader.skipSpace()
