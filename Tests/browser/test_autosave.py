@@ -51,7 +51,9 @@ def test_closing_the_tab_saves_with_keepalive(pages, server):
     page.get_by_role("textbox", name="Title").press("Enter")
     page.keyboard.type("Written just before closing.")
     page.close()
-    saved = wait_for(lambda: entry_with_title(server, "Closed tab"), timeout=5, message="the save on pagehide")
+    # The title alone may be saved first (on leaving the title field): wait for the body too.
+    saved = wait_for(lambda: (e := entry_with_title(server, "Closed tab")) and e["excerpt"] and e,
+                     timeout=5, message="the save on pagehide")
     assert saved["excerpt"] == "Written just before closing."
 
 
