@@ -35,6 +35,7 @@ let package = Package(
                 // SQLite's C interface, for the lookups every request makes (`SingleRow`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -2,7 +2,6 @@ import Crypto
 import DiaryCore
 import Foundation
 import GRDB
-import HummingbirdBcrypt
 
 /// Accounts, sessions and personal access tokens, kept in the diary file so that they survive a
 /// restart and are shared by every server instance on the same file.
@@ -43,7 +42,7 @@ public struct SQLiteAccountStore: Sendable {
     public func addUser(name: String, password: String, onlyIfFirst: Bool = false) async throws -> User {
         try User.checkName(name)
         try User.checkPassword(password)
-        let hash = Bcrypt.hash(password, cost: bcryptCost)
+        let hash = try await PasswordHashing.hash(password, cost: bcryptCost)
         let now = Date().millisecondsSince1970
         return try await database.write { db in
             let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM user") ?? 0
@@ -65,7 +64,7 @@ public struct SQLiteAccountStore: Sendable {
     /// Changes a password and ends every session of that user.
     public func setPassword(name: String, password: String) async throws {
         try User.checkPassword(password)
-        let hash = Bcrypt.hash(password, cost: bcryptCost)
+        let hash = try await PasswordHashing.hash(password, cost: bcryptCost)
         try await database.write { db in
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE name = ?", arguments: [name]) else {
                 throw AccountError.noSuchUser(name)
@@ -82,13 +81,10 @@ public struct SQLiteAccountStore: Sendable {
             try Row.fetchOne(db, sql: "SELECT id, name, created_at, password_hash FROM user WHERE name = ?", arguments: [name])
                 .map { (Self.user($0), $0["password_hash"] as String) }
         }
-        let matches = Bcrypt.verify(password, hash: found?.1 ?? Self.unknownUserHash)
+        let matches = try await PasswordHashing.verify(password, hash: found?.1)
         guard let found, matches else { return nil }
         return found.0
     }
-
-    /// A real bcrypt hash of a password no one has, compared against for unknown names.
-    private static let unknownUserHash = Bcrypt.hash(UUID().uuidString, cost: 12)
 
     /// A user from a row that starts with `id, name, created_at`.
     static func user(_ row: some ColumnValues) -> User {

@@ -124,6 +124,33 @@ struct AccountsAPITests {
         }
     }
 
+    @Test("Passwords being checked hold up no other request")
+    func loginsLeaveTheServerFree() async throws {
+        try await withDiaryAPI { client in
+            _ = try await client.create(title: "Still here")
+            // Unknown names cost a full hash at cost 12 (a quarter of a second), as known ones do.
+            // One login per thread of Swift's task pool: hashed there, they took every thread.
+            let logins = min(ProcessInfo.processInfo.activeProcessorCount, 4)
+            let answered = Answered()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for n in 0..<logins {
+                    group.addTask {
+                        let (response, _) = try await client.signed(with: nil).send(
+                            .post, "/api/v1/session", json: #"{"name":"nobody \#(n)","password":"not it at all"}"#)
+                        #expect(response.status == .unauthorized)
+                        await answered.login()
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(50))
+                let (list, body) = try await client.send(.get, "/api/v1/entries")
+                #expect(list.status == .ok && "\(body)".contains("Still here"))
+                #expect(await answered.logins == 0, "the list waited for the logins' hashing")
+                try await group.waitForAll()
+            }
+            #expect(await answered.logins == logins)
+        }
+    }
+
     @Test("Pages carry the content and referrer policies; every response carries nosniff")
     func securityHeaders() async throws {
         try await withDiaryAPI { client in
@@ -167,4 +194,10 @@ struct SetupTests {
             #expect(String(buffer: after.body).contains("\"setupNeeded\":false"))
         }
     }
+}
+
+/// How many logins have been answered so far.
+private actor Answered {
+    var logins = 0
+    func login() { logins += 1 }
 }

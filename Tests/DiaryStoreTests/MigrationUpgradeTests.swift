@@ -19,7 +19,7 @@ struct MigrationUpgradeTests {
     @Test("A file made by the first schema opens at the latest, with every entry, edit and trashed entry")
     func upgradeFromV1() async throws {
         let path = try Self.copyOfFixture()
-        let before = try await DatabaseQueue(path: path).read { db in
+        let before = try DatabaseQueue(path: path).read { db in
             try Row.fetchAll(db, sql: "SELECT id, title, body, created_at, updated_at, version, deleted_at FROM entry ORDER BY seq")
         }
         #expect(before.count == 17)
