@@ -32,6 +32,8 @@ import tempfile
 import time
 import urllib.request
 
+from core_speed import CoreSpeed, describe
+
 GOALS = {
     "list_p50_ms": 5.0,
     "list_rps": 10_000,
@@ -102,6 +104,10 @@ def settle(pid, limit=15.0):
             return
 
 
+# Each row's speed of the machine's cores (see core_speed.py); started by `main`.
+cores = None
+
+
 def wrk(url, token, duration, script=None, pid=None, connections=64, warm_up=0):
     """One wrk run; with `pid`, also that server's CPU time per request over the run, after the
     server has settled. `warm_up` seconds of the same load run first, unmeasured."""
@@ -110,10 +116,13 @@ def wrk(url, token, duration, script=None, pid=None, connections=64, warm_up=0):
     if warm_up:
         run(wrk_command(url, token, warm_up, script, connections))
     before = cpu_seconds(pid) if pid else None
+    start = time.monotonic()
     out = run(wrk_command(url, token, duration, script, connections)).stdout
+    end = time.monotonic()
     after = cpu_seconds(pid) if pid else None
     row = parse_wrk(out)
     row["cpu_us"] = cpu_per_request_us(before, after, row["requests"])
+    row["cores"] = cores.during(start, end) if cores else []
     return row
 
 
@@ -386,6 +395,8 @@ def main():
     if skipped:
         print(f"server_bench: {skipped}: the baseline rows are skipped", file=sys.stderr)
 
+    global cores
+    cores = CoreSpeed().__enter__()  # stopped once the rows are measured
     token = token_for(args.diary, args.database)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -432,6 +443,7 @@ def main():
                                       warm_up=SAVE_WARM_UP_SECONDS)),
         ]
         rss = peak_rss_mb(pid)
+        cores.__exit__(None, None, None)  # the rest (a visit, profiles) reports no core speed
         visit_failed = None
         try:
             visit = first_visit(base, token)
@@ -470,18 +482,18 @@ def main():
              f"(`-t1 -c1` for the row with one client). Each row starts once the server is idle again; the "
              f"autosave row after {SAVE_WARM_UP_SECONDS} s of the same saves, unmeasured (the steady state: on a fresh "
              f"copy the first seconds also grow the write-ahead log file to its working size).", "",
-             "| request | requests/s | p50 (ms) | p99 (ms) | non-2xx | server CPU per request (µs) |",
-             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+             "| request | requests/s | p50 (ms) | p99 (ms) | non-2xx | server CPU per request (µs) | core speed (ns a step) |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     def cpu(r):
         return "—" if r.get("cpu_us") is None else f"{r['cpu_us']:,.0f}"
     def latency(r, p):  # wrk prints 0 for the percentiles of a run that completed no request
         return f"{r[p]:.2f}" if r["requests"] else "—"
     for name, r in rows:
-        lines.append(f"| {name} | {r['rps']:,.0f} | {latency(r, 'p50')} | {latency(r, 'p99')} | {r['errors']} | {cpu(r)} |")
+        lines.append(f"| {name} | {r['rps']:,.0f} | {latency(r, 'p50')} | {latency(r, 'p99')} | {r['errors']} | {cpu(r)} | {describe(r['cores'])} |")
         if name == "the first list page" and base_row:  # side by side with what it is judged against
             b = base_row
             lines.append(f"| a bare Hummingbird route, same body size (`bench-baseline`) | {b['rps']:,.0f} | "
-                         f"{latency(b, 'p50')} | {latency(b, 'p99')} | {b['errors']} | {cpu(b)} |")
+                         f"{latency(b, 'p50')} | {latency(b, 'p99')} | {b['errors']} | {cpu(b)} | {describe(b['cores'])} |")
     lines.append("")
     silent = [name for name, r in rows if not r["requests"]]
     if silent:
@@ -490,6 +502,12 @@ def main():
     lines.append("*Server CPU per request* is the server process's user + system time over the run "
                  "(`/proc/PID/stat`, all its threads) divided by the requests wrk completed: it counts only "
                  "the server's work, so it moves less than the wall times when other work shares the machine.")
+    lines.append("")
+    lines.append("*Core speed* is how long each core took, in the median over the row, for one step of a fixed "
+                 "Python loop timed every 100 ms in its thread's CPU time (`bench/core_speed.py`), core by core; "
+                 "lower is faster. This machine's host slows each core by up to 3× from one second to the next "
+                 "with nothing of ours running: rows run at different speeds are not comparable, and a slow row "
+                 "says so here.")
     lines.append("")
     if base_row:
         lines.append(f"The baseline is `bench-baseline`: a bare Hummingbird route with no database, authentication "
