@@ -307,3 +307,36 @@ def test_a_client_that_never_finishes_its_headers_gets_408_and_is_disconnected(a
         assert "2 seconds" in error["message"]
     finally:
         server.stop()
+
+
+def test_an_idle_connection_is_closed_without_a_word(account, record_property):
+    """With --header-timeout 2, a kept-alive connection on which nothing more comes (and one on
+    which nothing ever came) is closed after about 2 s with no bytes: a 408 there could be taken
+    for the answer to a request the client sent just then."""
+    server = ServerProcess(account.database, extra_args=("--header-timeout", "2"))
+    server.start()
+    try:
+        used = socket.create_connection(("127.0.0.1", server.port), timeout=8)
+        used.sendall(f"GET /api/v1/entries HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                     f"Authorization: {account.headers['Authorization']}\r\n\r\n".encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += used.recv(65536)
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200"), head
+        length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+        while len(body) < length:
+            body += used.recv(65536)
+        never = socket.create_connection(("127.0.0.1", server.port), timeout=8)
+        started = time.monotonic()
+        for name, sock in (("after an answer", used), ("never used", never)):
+            after = b""
+            while chunk := sock.recv(65536):  # until the server closes it
+                after += chunk
+            closed_after = time.monotonic() - started
+            record_property(f"closed_{name.replace(' ', '_')}_after_seconds", round(closed_after, 2))
+            assert after == b"", f"an idle connection ({name}) was sent {after[:200]!r}"
+            assert 1.5 <= closed_after <= 5, f"an idle connection ({name}) was closed after {closed_after:.2f} s, not about 2 s"
+            sock.close()
+    finally:
+        server.stop()

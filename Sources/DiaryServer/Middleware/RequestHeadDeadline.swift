@@ -3,12 +3,16 @@ import NIOCore
 import NIOHTTPTypes
 
 /// Answers `408 Request Timeout` and closes the connection when a client has not sent a whole
-/// request head within `limit` of connecting, or of the end of its last answer.
+/// request head within `limit` of connecting, or of the end of its last answer. A connection on
+/// which nothing at all has come meanwhile (a browser keeping it for later) is closed without a
+/// word, as HTTP/1.1 expects of an idle one: a 408 there could be read as the answer to a request
+/// the client sent as it was being written.
 ///
 /// A slowloris client trickles its headers a byte at a time, and no idle timer fires while
 /// bytes keep coming: each such client would hold a connection (and a file descriptor) for as
 /// long as it liked. Every real client sends its headers in one go, so a limit of seconds
-/// costs nobody anything. It sits after HTTP decoding, where a request head is one event.
+/// costs nobody anything. It sits after HTTP decoding, where a request head is one event, and
+/// puts a `BytesArrived` in front of the decoder to learn whether a request has begun.
 final class RequestHeadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -24,12 +28,15 @@ final class RequestHeadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests whose head has come and whose answer has not yet ended (more than one when a
     /// client pipelines): the clock runs only while there are none.
     private var unanswered = 0
+    /// Whether any byte has come since the clock started: a request has begun.
+    fileprivate var bytesArrived = false
 
     init(limit: TimeAmount) {
         self.limit = limit
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        try? context.pipeline.syncOperations.addHandler(BytesArrived(deadline: self), position: .first)
         if context.channel.isActive { start(context: context) }
     }
 
@@ -47,7 +54,10 @@ final class RequestHeadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         // The answer is complete: the clock runs again for the next request on this connection.
         if case .end = unwrapOutboundIn(data) {
             unanswered = max(0, unanswered - 1)
-            if unanswered == 0 { idleSince = .now() }
+            if unanswered == 0 {
+                idleSince = .now()
+                bytesArrived = false
+            }
         }
         context.write(data, promise: promise)
     }
@@ -64,6 +74,7 @@ final class RequestHeadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     private func start(context: ChannelHandlerContext) {
         stop()
         idleSince = .now()
+        bytesArrived = false
         schedule(at: idleSince + limit, context: context)
     }
 
@@ -78,7 +89,11 @@ final class RequestHeadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         let deadline = unanswered > 0 ? NIODeadline.now() + limit : idleSince + limit
         if unanswered == 0 && deadline <= .now() {
             check = nil
-            Self.refuse(context: context, seconds: limit.nanoseconds / 1_000_000_000)
+            if bytesArrived {
+                Self.refuse(context: context, seconds: limit.nanoseconds / 1_000_000_000)
+            } else {
+                context.close(promise: nil)
+            }
         } else {
             schedule(at: deadline, context: context)
         }
@@ -103,5 +118,23 @@ final class RequestHeadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         context.writeAndFlush(NIOAny(HTTPResponsePart.end(nil))).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)
         }
+    }
+}
+
+/// Tells a `RequestHeadDeadline` that bytes have come, before the HTTP decoder has made a
+/// request of them. On the connection's event loop, as its deadline is.
+private final class BytesArrived: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let deadline: RequestHeadDeadline
+
+    init(deadline: RequestHeadDeadline) {
+        self.deadline = deadline
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        deadline.bytesArrived = true
+        context.fireChannelRead(data)
     }
 }
