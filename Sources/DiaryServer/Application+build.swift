@@ -42,7 +42,8 @@ func buildRouter(database: DiaryDatabase, settings: ServerSettings, logger: Logg
     let accounts = SQLiteAccountStore(database: database, bcryptCost: settings.bcryptCost)
     let origins = OriginCheck(trustProxy: settings.trustProxy)
     router.add(middleware: SecurityHeadersMiddleware())
-    router.add(middleware: APIErrorMiddleware())
+    let methods = RouteMethods()
+    router.add(middleware: APIErrorMiddleware(methods: methods))
     router.add(middleware: WebAppFiles(folder: BundledFiles.webApp))
 
     let api = router.group("api/v1").add(middleware: IdentifyMiddleware(accounts: accounts))
@@ -59,6 +60,7 @@ func buildRouter(database: DiaryDatabase, settings: ServerSettings, logger: Logg
     TrashController(diaries: diaries).addRoutes(to: diary)
     SearchController(diaries: diaries).addRoutes(to: diary)
     SampleController(diaries: diaries, sample: BundledFiles.sample).addRoutes(to: diary)
+    methods.learn(router.routes)
     return router
 }
 

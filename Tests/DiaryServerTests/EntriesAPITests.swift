@@ -136,6 +136,27 @@ struct EntriesAPITests {
         }
     }
 
+    @Test("A known address asked with a method it does not take is 405, with the methods it takes")
+    func methodNotAllowed() async throws {
+        try await withDiaryAPI { client in
+            let id = try await client.create(title: "Kept")
+            for (method, uri, allow) in [(HTTPRequest.Method.patch, "/api/v1/entries/\(id)", "DELETE, GET, PUT"),
+                                         (.delete, "/api/v1/entries", "GET, POST"),
+                                         (.post, "/api/v1/search", "GET")] {
+                let (response, error) = try await client.send(method, uri)
+                #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
+                #expect(response.headers[.allow] == allow, "\(method) \(uri)")
+                #expect(error["error"] as? String == "method_not_allowed")
+                #expect((error["message"] as? String)?.isEmpty == false)
+            }
+            // The entry is untouched, and an unknown address is still 404.
+            let (kept, entry) = try await client.send(.get, "/api/v1/entries/\(id)")
+            #expect(kept.status == .ok && entry["title"] as? String == "Kept")
+            let (unknown, _) = try await client.send(.patch, "/api/v1/nothing-here")
+            #expect(unknown.status == .notFound)
+        }
+    }
+
     @Test("Pages follow the cursor, newest first, each entry once")
     func pages() async throws {
         try await withDiaryAPI { client in

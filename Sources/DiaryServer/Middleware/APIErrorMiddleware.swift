@@ -4,13 +4,23 @@ import Logging
 /// Answers every failed API request with `{error, message}` JSON, including ones the router
 /// itself refuses (an unknown path), and logs server faults without the request's words.
 struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// For a known address asked with a method it does not take: 405, not 404.
+    let methods: RouteMethods
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // The web app's own pages keep Hummingbird's plain answers.
         guard request.uri.path.hasPrefix("/api/") else { return try await next(request, context) }
         do {
             return try await next(request, context)
         } catch {
-            let apiError = APIError.from(error)
+            var apiError = APIError.from(error)
+            if let unmatched = error as? HTTPError, unmatched.status == .notFound {
+                let allowed = methods.allowed(for: request.uri.path)
+                if !allowed.isEmpty {
+                    apiError = APIError.from(HTTPError(.methodNotAllowed))
+                    apiError.headers[.allow] = allowed.joined(separator: ", ")
+                }
+            }
             if apiError.status.code >= 500 {
                 context.logger.error("Request failed", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: type(of: error)))"])
             }
