@@ -12,10 +12,12 @@ from conftest import TESTER
 WORDS = {
     "en-US": {"account": "Account", "menu": "Logged in as tester", "log_out": "Log out", "cancel": "Cancel",
               "unsent": "Some changes are not saved yet. Log out anyway?", "log_in": "Log in", "name": "Name",
-              "password": "Password", "title": "Title", "body": "Write here", "back": "Back to the list"},
+              "password": "Password", "title": "Title", "body": "Write here", "back": "Back to the list",
+              "sending": "Saving your changes before logging out…"},
     "ko-KR": {"account": "계정", "menu": "tester 계정으로 로그인했어요", "log_out": "로그아웃", "cancel": "취소",
               "unsent": "아직 저장하지 못한 글이 있어요. 그래도 로그아웃할까요?", "log_in": "로그인", "name": "이름",
-              "password": "비밀번호", "title": "일기 제목", "body": "일기 내용", "back": "목록으로"},
+              "password": "비밀번호", "title": "일기 제목", "body": "일기 내용", "back": "목록으로",
+              "sending": "로그아웃하기 전에 쓴 글을 저장하고 있어요…"},
 }
 
 
@@ -99,6 +101,34 @@ def test_logging_out_sends_what_waits_in_the_browser_first(pages, server):
     expect(page.get_by_role("button", name="Log in")).to_be_visible()
     expect(page.get_by_role("dialog")).to_have_count(0)  # nothing to ask: all of it was sent
     assert [(e["title"], e["excerpt"]) for e in server.entries()] == [("Written on the train", "The connection came and went.")]
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_logging_out_says_it_is_saving_while_a_slow_save_is_on_its_way(pages, server, locale):
+    w = WORDS[locale]
+    page = pages.open("/", locale=locale)
+    held = []
+    holding = {"on": True}
+
+    def hold(route):
+        if route.request.method != "GET" and holding["on"]:
+            held.append(route)  # answered below, when the test lets it through
+        else:
+            route.continue_()
+    page.route("**/api/v1/entries**", hold)
+    write(page, w, "Slow connection", "These words are on their way.")
+    expect(page.get_by_role("button", name=w["account"])).to_be_visible()
+    assert held, "the save did not start"
+
+    log_out(page, w)
+    expect(page.get_by_role("status").filter(has_text=w["sending"])).to_be_visible()
+    holding["on"] = False
+    for route in held:
+        route.continue_()
+    expect(page.get_by_role("button", name=w["log_in"])).to_be_visible()
+    expect(page.get_by_text(w["sending"])).to_have_count(0)
+    expect(page.get_by_role("dialog")).to_have_count(0)  # nothing to ask: it was sent
+    assert [(e["title"], e["excerpt"]) for e in server.entries()] == [("Slow connection", "These words are on their way.")]
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])

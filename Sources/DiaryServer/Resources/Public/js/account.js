@@ -5,11 +5,13 @@
 
 import * as api from './api.js';
 import * as autosave from './autosave.js';
-import { chooseAction, confirmAction, toast } from './dom.js';
+import { chooseAction, confirmAction, hideToast, toast } from './dom.js';
 import { lang, t } from './i18n.js';
 
-// How long logging out waits for the drafts to reach the server before asking.
+// How long logging out waits for the drafts to reach the server before asking, and after how
+// long of it the wait is said (a quick send shows nothing).
 const SEND_MS = 5000;
+const SAY_SENDING_MS = 300;
 
 const words = {
   en: {
@@ -22,6 +24,7 @@ const words = {
     logOut: 'Log out',
     loggedInAs: (name) => `Logged in as ${name}`,
     unsent: 'Some changes are not saved yet. Log out anyway?',
+    sending: 'Saving your changes before logging out…',
     errors: { offline: 'The server could not be reached. Try again in a moment.' },
   },
   ko: {
@@ -34,6 +37,7 @@ const words = {
     logOut: '로그아웃',
     loggedInAs: (name) => `${name} 계정으로 로그인했어요`,
     unsent: '아직 저장하지 못한 글이 있어요. 그래도 로그아웃할까요?',
+    sending: '로그아웃하기 전에 쓴 글을 저장하고 있어요…',
     // The server's messages are English; the usual ones are said here in Korean.
     errors: {
       bad_login: '이름이나 비밀번호가 틀렸어요.',
@@ -105,9 +109,14 @@ export async function showAccount(name) {
  */
 async function logOut() {
   autosave.saveAll();
+  let said = false;
+  const saying = setTimeout(() => ((said = true), toast(w.sending, { duration: SEND_MS })), SAY_SENDING_MS);
   await Promise.race([autosave.settled(), new Promise((done) => setTimeout(done, SEND_MS))]);
+  clearTimeout(saying);
+  if (said) hideToast();
   if (autosave.drafts.ids().length && !(await confirmAction(w.unsent, w.logOut))) return;
   autosave.hold(); // a save sent after the session ended would only be refused
+  await Promise.race([api.quiet(), new Promise((done) => setTimeout(done, SEND_MS))]);
   try {
     await api.logOut();
   } catch {

@@ -21,7 +21,27 @@ export const setCsrfToken = (token) => { csrfToken = token; };
 // Told when the server says no one is logged in (the session ended, say).
 export const sessionEvents = new EventTarget();
 
-async function request(method, path, { body, headers = {}, keepalive = false, timeout } = {}) {
+// Requests under way, and who waits for there to be none.
+let underWay = 0;
+let waitingForNone = [];
+
+/** Resolves once no request is under way: logging out lets a list page already asked for
+ * arrive first, rather than have it refused (401) by a session that just ended. */
+export function quiet() {
+  return underWay ? new Promise((resolve) => waitingForNone.push(resolve)) : Promise.resolve();
+}
+
+async function request(method, path, options = {}) {
+  underWay += 1;
+  try {
+    return await send(method, path, options);
+  } finally {
+    underWay -= 1;
+    if (!underWay) waitingForNone.splice(0).forEach((resolve) => resolve());
+  }
+}
+
+async function send(method, path, { body, headers = {}, keepalive = false, timeout } = {}) {
   let res;
   try {
     const json = body === undefined ? undefined : JSON.stringify(body);

@@ -91,6 +91,9 @@ export function resume() {
   saveAll();
 }
 
+/** Whether sending is held: no one is logged in (or logging out is under way). */
+export const isHeld = () => held;
+
 /** Logged out: nothing more is sent; the drafts wait in this browser for their writer. */
 export function hold() {
   held = true;

@@ -110,14 +110,19 @@ export function chooseAction(label, actions) {
 
 let toastTimer = null;
 
+/** Takes the message at the bottom away before its time. */
+export function hideToast() {
+  const box = document.getElementById('toast');
+  clearTimeout(toastTimer);
+  box.hidden = true;
+  box.replaceChildren();
+}
+
 /** A short message at the bottom, with an optional action such as Undo. */
 export function toast(message, { action, onAction, duration = 5000 } = {}) {
   const box = document.getElementById('toast');
   clearTimeout(toastTimer);
-  const hide = () => {
-    box.hidden = true;
-    box.replaceChildren();
-  };
+  const hide = hideToast;
   box.replaceChildren(h('span', {}, message));
   if (action) {
     box.append(h('button', { type: 'button', onclick: () => (hide(), onAction()) }, action));

@@ -261,7 +261,8 @@ export function paged(list, { fetchPage, renderRow, onFirst, onError }) {
   );
 
   async function more() {
-    if (loading || done) return;
+    // Held: its writer is logging out, or has (the next login draws the list again).
+    if (loading || done || autosave.isHeld()) return;
     loading = true;
     try {
       const page = await fetchPage(cursor);
