@@ -31,11 +31,16 @@ public struct SQLiteEntryStore: EntryStore {
         try await database.write(work)
     }
 
-    public func create(_ text: EntryText, id: UUID, location: Coordinates?) async throws -> Entry {
+    public func create(_ text: EntryText, id: UUID, location: Coordinates?, basedOn version: Int?) async throws -> Entry {
         let now = Date()
         let owner = self.owner, index = self.index
         return try await write { db in
-            if let existing = try EntryRow.fetch(db, id: id, owner: owner) { return existing.entry }
+            if let existing = try EntryRow.fetch(db, id: id, owner: owner) {
+                // A repeated create: the newer text of a retry replaces the earlier try's, in
+                // the same transaction that finds it, if nothing has changed the entry since.
+                guard let version, version == existing.entry.version else { return existing.entry }
+                return try Self.rewrite(existing, to: text, at: now, owner: owner, index: index, db)
+            }
             // Ids are random; one already taken in another diary is a client's mistake (or a probe).
             if try EntryRow.exists(db, id: id) { throw EntryError.idInUse }
             let entry = Entry(id: id, title: text.title, body: text.body, createdAt: now, location: location)
@@ -73,15 +78,23 @@ public struct SQLiteEntryStore: EntryStore {
             if let version, version != current.version {
                 throw EntryError.conflict(expected: version, current: current)
             }
-            var changed = current
-            changed.title = text.title
-            changed.body = text.body
-            changed.updatedAt = Date(millisecondsSince1970: now.millisecondsSince1970)
-            changed.version += 1
-            try EntryRow.replaceText(of: row, with: changed, index: index, db)
-            try ChangeCount.moved(owner, db)
-            return changed
+            return try Self.rewrite(row, to: text, at: now, owner: owner, index: index, db)
         }
+    }
+
+    /// Gives a stored entry new words, as its next version.
+    private static func rewrite(_ row: EntryRow, to text: EntryText, at now: Date, owner: UserID,
+                                index: SearchIndexChanges, _ db: Database) throws -> Entry {
+        let current = row.entry
+        if current.title == text.title && current.body == text.body { return current }
+        var changed = current
+        changed.title = text.title
+        changed.body = text.body
+        changed.updatedAt = Date(millisecondsSince1970: now.millisecondsSince1970)
+        changed.version += 1
+        try EntryRow.replaceText(of: row, with: changed, index: index, db)
+        try ChangeCount.moved(owner, db)
+        return changed
     }
 
     public func attachWeather(_ weather: Weather, to id: UUID) async throws {

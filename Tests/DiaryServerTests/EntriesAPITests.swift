@@ -136,6 +136,23 @@ struct EntriesAPITests {
         }
     }
 
+    @Test("A repeated create with basedOn gives the entry its newer words; without, answers it unchanged")
+    func repeatedCreateBasedOnFirstVersion() async throws {
+        try await withDiaryAPI { client in
+            let id = UUID().diaryString
+            let (created, _) = try await client.send(.post, "/api/v1/entries", json: #"{"id":"\#(id)","title":"Closed tab","body":""}"#)
+            #expect(created.status == .created)
+            let (same, unchanged) = try await client.send(.post, "/api/v1/entries", json: #"{"id":"\#(id)","title":"Closed tab","body":"Lost?"}"#)
+            #expect(same.status == .ok && unchanged["body"] as? String == "" && unchanged["version"] as? Int == 1)
+            let (updated, entry) = try await client.send(
+                .post, "/api/v1/entries", json: #"{"id":"\#(id)","title":"Closed tab","body":"Written just before closing.","basedOn":1}"#)
+            #expect(updated.status == .ok)
+            #expect(entry["body"] as? String == "Written just before closing." && entry["version"] as? Int == 2)
+            let (_, stored) = try await client.send(.get, "/api/v1/entries/\(id)")
+            #expect(stored["body"] as? String == "Written just before closing.")
+        }
+    }
+
     @Test("A known address asked with a method it does not take is 405, with the methods it takes")
     func methodNotAllowed() async throws {
         try await withDiaryAPI { client in

@@ -58,6 +58,26 @@ struct EntryStoreConformanceTests {
         #expect(try await store.count() == 1)
     }
 
+    @Test("A retry with newer words replaces the first try's only while the entry is at the version it names", arguments: StoreBackend.allCases)
+    func retriedCreateWithNewerWords(backend: StoreBackend) async throws {
+        let store = try backend.makeStore()
+        let id = UUID()
+        // A first try never names a version: arriving after a retry, it leaves the retry's words.
+        let retried = try await store.create(try EntryText(title: "Train", body: "All of it"), id: id, location: nil, basedOn: 1)
+        let late = try await store.create(try EntryText(title: "Train", body: ""), id: id)
+        #expect(late == retried && retried.version == 1)
+        // The first try got through with the title alone: the retry's words take its place.
+        let other = UUID()
+        _ = try await store.create(try EntryText(title: "Bus", body: ""), id: other)
+        let newer = try await store.create(try EntryText(title: "Bus", body: "The whole ride"), id: other, location: nil, basedOn: 1)
+        #expect(newer.body == "The whole ride" && newer.version == 2)
+        #expect(try await store.entry(id: other) == newer)
+        // Changed since (by another tab, say): a retry based on the first version changes nothing.
+        let stale = try await store.create(try EntryText(title: "Bus", body: "Older words"), id: other, location: nil, basedOn: 1)
+        #expect(stale == newer)
+        #expect(try await store.count() == 2)
+    }
+
     @Test("An update grows the version; one based on an old version is refused and changes nothing", arguments: StoreBackend.allCases)
     func staleUpdateIsRefused(backend: StoreBackend) async throws {
         let store = try backend.makeStore()

@@ -7,8 +7,11 @@ import Foundation
 public protocol EntryStore: Sendable {
     /// Stores a new entry written now, where its writer was (if they shared it). `id` lets a
     /// client that retries a create after a lost answer get the entry it already made instead of
-    /// a second one.
-    func create(_ text: EntryText, id: UUID, location: Coordinates?) async throws -> Entry
+    /// a second one. A retry with newer text says which version that text builds on
+    /// (`basedOn`): if the earlier try got through and the entry is still at that version, it
+    /// takes the new text, as an update would; else the entry is returned as it is. A first try
+    /// never says, so an earlier try arriving late never overwrites a later one.
+    func create(_ text: EntryText, id: UUID, location: Coordinates?, basedOn version: Int?) async throws -> Entry
 
     /// Records the weather of an entry's moment. It is the server's note, not the writer's
     /// words, so the version does not change: an editor open on the entry keeps saving.
@@ -63,9 +66,14 @@ public protocol EntryStore: Sendable {
 }
 
 extension EntryStore {
+    /// Stores a new entry (a first try: see `create(_:id:location:basedOn:)`).
+    public func create(_ text: EntryText, id: UUID, location: Coordinates?) async throws -> Entry {
+        try await create(text, id: id, location: location, basedOn: nil)
+    }
+
     /// Stores a new entry with no location.
     public func create(_ text: EntryText, id: UUID) async throws -> Entry {
-        try await create(text, id: id, location: nil)
+        try await create(text, id: id, location: nil, basedOn: nil)
     }
 }
 

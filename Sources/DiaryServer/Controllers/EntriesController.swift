@@ -28,6 +28,10 @@ struct EntriesController<Store: EntryStore> {
         var body: String
         /// Where the writer is, if they allow it: for the weather. Kept to two decimals.
         var location: Location?
+        /// On a retry with newer text: the version that text builds on, should an earlier try
+        /// have got through (see `EntryStore.create`). The web app sends it when the page is
+        /// closed while its first save of a new entry is still on its way.
+        var basedOn: Int?
 
         struct Location: Decodable {
             var latitude: Double
@@ -71,7 +75,8 @@ struct EntriesController<Store: EntryStore> {
         let input = try await request.decodeJSON(NewEntry.self)
         let text = try EntryText(title: input.title, body: input.body)
         if let id = input.id, let existing = try await store.entry(id: id) {
-            return JSONResponse.entry(existing)
+            guard let version = input.basedOn else { return JSONResponse.entry(existing) }
+            return JSONResponse.entry(try await store.create(text, id: id, location: nil, basedOn: version))
         }
         var place: Coordinates?
         if let location = input.location {
@@ -80,7 +85,7 @@ struct EntriesController<Store: EntryStore> {
             }
             place = coordinates
         }
-        let entry = try await store.create(text, id: input.id ?? UUID(), location: place)
+        let entry = try await store.create(text, id: input.id ?? UUID(), location: place, basedOn: input.basedOn)
         if let place, let weather { weather.record(for: entry, at: place, in: store) }
         return JSONResponse.entry(entry, status: .created, location: true)
     }

@@ -87,9 +87,14 @@ export const trashEntry = (id, opts = {}) =>
 
 // The client picks the id, so a retried POST finds the entry it already made.
 // `opts.location` ({latitude, longitude}, already rounded) asks the server for the weather.
+// `basedOn` (a retry only): the version the text builds on, should an earlier try have got through.
 export const createEntry = (id, title, body, opts = {}) =>
   request('POST', 'entries', {
-    body: opts.location ? { id, title, body, location: opts.location } : { id, title, body },
+    body: {
+      id, title, body,
+      ...(opts.location ? { location: opts.location } : {}),
+      ...(opts.basedOn ? { basedOn: opts.basedOn } : {}),
+    },
     keepalive: opts.keepalive,
   });
 

@@ -13,6 +13,7 @@ export const events = new EventTarget();
 const emit = (type, detail) => events.dispatchEvent(new CustomEvent(type, { detail }));
 
 const DEBOUNCE_MS = 500;
+const FIRST_VERSION = 1; // what a create makes
 const versions = new Map(); // id -> the latest version the server told us about
 const timers = new Map(); // id -> debounce timer
 const inflight = new Map(); // id -> promise of the request under way
@@ -120,6 +121,7 @@ async function send(id, { keepalive = false } = {}) {
       return;
     }
     const fp = drafts.fingerprint(title, body);
+    const tried = (draft.sent ?? []).length > 0;
     drafts.patch(id, { sent: [...(draft.sent ?? []).slice(-4), fp] });
     if (base == null) {
       // The place goes with the first try only if it is known by then; a retry
@@ -129,7 +131,9 @@ async function send(id, { keepalive = false } = {}) {
         location = takePlace(id);
         drafts.patch(id, { location });
       }
-      const entry = await api.createEntry(id, title, body, { keepalive, location });
+      // A retry (the page closing while the first try is on its way, say) may find that try
+      // stored with older words: they give way to these if nothing else changed them since.
+      const entry = await api.createEntry(id, title, body, { keepalive, location, basedOn: tried ? FIRST_VERSION : undefined });
       // 200 for an id that exists: an earlier try of ours got through, maybe
       // with older text. Then the entry needs a PUT on top of it.
       if (entry.title === title && entry.body === body) acknowledge(id, entry, title, body);
