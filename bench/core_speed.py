@@ -26,15 +26,21 @@ class CoreSpeed:
         self.stopped = threading.Event()
         self.threads = [threading.Thread(target=self._sample, args=(core,), daemon=True) for core in self.cores]
 
-    def __enter__(self):
+    def start(self):
         for thread in self.threads:
             thread.start()
         return self
 
-    def __exit__(self, *exc):
+    def stop(self):
         self.stopped.set()
         for thread in self.threads:
             thread.join()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
 
     def _sample(self, core):
         os.sched_setaffinity(0, {core})  # 0: this thread, on Linux

@@ -396,7 +396,7 @@ def main():
         print(f"server_bench: {skipped}: the baseline rows are skipped", file=sys.stderr)
 
     global cores
-    cores = CoreSpeed().__enter__()  # stopped once the rows are measured
+    cores = CoreSpeed().start()  # stopped once the rows are measured
     token = token_for(args.diary, args.database)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -443,7 +443,7 @@ def main():
                                       warm_up=SAVE_WARM_UP_SECONDS)),
         ]
         rss = peak_rss_mb(pid)
-        cores.__exit__(None, None, None)  # the rest (a visit, profiles) reports no core speed
+        cores.stop()  # the rest (a visit, profiles) reports no core speed
         visit_failed = None
         try:
             visit = first_visit(base, token)

@@ -122,11 +122,10 @@ export function hideToast() {
 export function toast(message, { action, onAction, duration = 5000 } = {}) {
   const box = document.getElementById('toast');
   clearTimeout(toastTimer);
-  const hide = hideToast;
   box.replaceChildren(h('span', {}, message));
   if (action) {
-    box.append(h('button', { type: 'button', onclick: () => (hide(), onAction()) }, action));
+    box.append(h('button', { type: 'button', onclick: () => (hideToast(), onAction()) }, action));
   }
   box.hidden = false;
-  toastTimer = setTimeout(hide, duration);
+  toastTimer = setTimeout(hideToast, duration);
 }
