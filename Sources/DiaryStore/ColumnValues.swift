@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -15,8 +16,30 @@ extension Row: ColumnValues {
     func integer(_ column: Int) -> Int64 { self[column] }
     func optionalInteger(_ column: Int) -> Int64? { self[column] }
     func optionalDouble(_ column: Int) -> Double? { self[column] }
-    func text(_ column: Int) -> String { self[column] }
-    func optionalText(_ column: Int) -> String? { self[column] }
+
+    /// The text's every byte: GRDB reads text as a C string, which ends at the first NUL, and a
+    /// writer's text may hold one. Exact only on rows read from a cursor, which read straight
+    /// from the statement; a copied row (`fetchAll`, `fetchOne`) has already lost what follows
+    /// a NUL, so entries' words are never read through one.
+    func text(_ column: Int) -> String {
+        (try? withUnsafeData(atIndex: column) { data in data.map { String(decoding: $0, as: UTF8.self) } }) ?? ""
+    }
+
+    func optionalText(_ column: Int) -> String? {
+        hasNull(atIndex: column) ? nil : text(column)
+    }
+}
+
+/// Text bound as an argument, every byte of it.
+///
+/// GRDB binds a string as a C string, which ends at its first NUL: "a\0b" was stored as "a",
+/// and the writer told it was saved. A string with a NUL is bound as its UTF-8 bytes instead,
+/// and the statement says `CAST(? AS TEXT)`, which makes those bytes text again, NUL and all.
+/// Strings without one (nearly all) are bound as they are.
+enum ExactText {
+    static func argument(_ text: String) -> any DatabaseValueConvertible {
+        text.utf8.contains(0) ? Data(text.utf8) : text
+    }
 }
 
 /// The current row of a statement, read through SQLite's C interface.

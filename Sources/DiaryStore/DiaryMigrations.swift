@@ -91,6 +91,42 @@ enum DiaryMigrations {
             // pending tokens to a new segment on every such statement (an import ran 2.5× slower).
             try db.execute(sql: "CREATE TABLE diary_change (owner_id INTEGER PRIMARY KEY, count INTEGER NOT NULL)")
         }
+        migrator.registerMigration("v6-entry-ids-per-diary") { db in
+            // An entry's id is unique within its diary, not across the file: before, importing a
+            // file into one diary skipped entries whose ids another diary held (and a create with
+            // such an id told the client that some diary held it). SQLite cannot drop the column's
+            // UNIQUE, so the table is made again, rows and `seq` (the search index's rowid) kept.
+            try db.execute(sql: """
+                CREATE TABLE entry_new (
+                    seq INTEGER PRIMARY KEY,
+                    owner_id INTEGER NOT NULL DEFAULT 0,
+                    id TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    version INTEGER NOT NULL DEFAULT 1,
+                    deleted_at INTEGER,
+                    latitude REAL,
+                    longitude REAL,
+                    weather_provider TEXT,
+                    weather_condition TEXT,
+                    weather_description TEXT,
+                    weather_is_day INTEGER,
+                    weather_temperature REAL,
+                    UNIQUE (owner_id, id)
+                );
+                INSERT INTO entry_new (seq, owner_id, id, title, body, created_at, updated_at, version, deleted_at,
+                    latitude, longitude, weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature)
+                SELECT seq, owner_id, id, title, body, created_at, updated_at, version, deleted_at,
+                    latitude, longitude, weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature
+                FROM entry;
+                DROP TABLE entry;
+                ALTER TABLE entry_new RENAME TO entry;
+                CREATE INDEX entry_owner_diary_order ON entry (owner_id, created_at DESC, seq DESC) WHERE deleted_at IS NULL;
+                CREATE INDEX entry_owner_trash_order ON entry (owner_id, deleted_at DESC, seq DESC) WHERE deleted_at IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }

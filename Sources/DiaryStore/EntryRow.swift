@@ -67,19 +67,22 @@ struct EntryRow {
             .readFirstRow([.text(id.diaryString), .integer(owner.rawValue)]) { EntryRow($0) }
     }
 
-    /// Whether any diary has an entry with this id.
-    static func exists(_ db: Database, id: UUID) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT 1 FROM entry WHERE id = ?", arguments: [id.diaryString]) ?? false
+    /// Whether `owner`'s diary has an entry with this id. Ids are unique within a diary, not
+    /// across the file: what another diary holds is never looked at.
+    static func exists(_ db: Database, id: UUID, owner: UserID) throws -> Bool {
+        try db.cachedStatement(sql: "SELECT 1 FROM entry WHERE owner_id = ? AND id = ?")
+            .readFirstRow([.integer(owner.rawValue), .text(id.diaryString)]) { _ in true } ?? false
     }
 
     static func insert(_ entry: Entry, owner: UserID, index: SearchIndexChanges, _ db: Database) throws {
         try db.cachedStatement(sql: """
                 INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?, ?, ?, ?, ?)
                 """).execute(
             arguments: [
                 owner.rawValue,
-                entry.id.diaryString, entry.title, entry.body, entry.createdAt.millisecondsSince1970,
+                entry.id.diaryString, ExactText.argument(entry.title), ExactText.argument(entry.body),
+                entry.createdAt.millisecondsSince1970,
                 entry.updatedAt.millisecondsSince1970, entry.version, entry.deletedAt?.millisecondsSince1970,
                 entry.location?.latitude, entry.location?.longitude,
             ])
@@ -89,8 +92,9 @@ struct EntryRow {
     }
 
     static func replaceText(of row: EntryRow, with entry: Entry, index: SearchIndexChanges, _ db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE entry SET title = ?, body = ?, updated_at = ?, version = ? WHERE seq = ?").execute(
-            arguments: [entry.title, entry.body, entry.updatedAt.millisecondsSince1970, entry.version, row.sequence])
+        try db.cachedStatement(sql: "UPDATE entry SET title = CAST(? AS TEXT), body = CAST(? AS TEXT), updated_at = ?, version = ? WHERE seq = ?").execute(
+            arguments: [ExactText.argument(entry.title), ExactText.argument(entry.body), entry.updatedAt.millisecondsSince1970,
+                        entry.version, row.sequence])
         try index.change(row.sequence, from: (row.entry.title, row.entry.body), to: (entry.title, entry.body), db)
     }
 

@@ -4,11 +4,12 @@ import GRDB
 
 extension SQLiteEntryStore {
     /// A list row needs only the start of the body: its first line that is not blank, at most
-    /// `Excerpt.maximumLength` characters. Leading blank lines go in SQL, so 400 characters hold
+    /// `Excerpt.maximumLength` characters. Leading blank lines go in SQL, so 1,600 bytes hold
     /// that line (unless lines of only non-ASCII spaces come first), and the rest of the body is
-    /// never made a Swift string.
+    /// never made a Swift string. Cut as bytes (a BLOB): SQLite's `substr` of text stops at a NUL.
     private static let summaryColumns =
-        "seq, id, title, substr(ltrim(body, char(32, 9, 10, 13)), 1, 400) AS head, created_at, updated_at, version, deleted_at, " + EntryRow.weatherColumns
+        "seq, id, title, substr(CAST(ltrim(body, char(32, 9, 10, 13)) AS BLOB), 1, 1600) AS head, created_at, updated_at, version, deleted_at, "
+        + EntryRow.weatherColumns
 
     public func list(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
         // Row-value comparison walks the partial index from the cursor on: no OFFSET scan.
@@ -66,8 +67,8 @@ extension SQLiteEntryStore {
         typealias Column = EntryRow.Column
         return EntrySummary(
             id: UUID(diaryString: row[Column.id]) ?? UUID(),
-            title: row[Column.title],
-            excerpt: Excerpt.of(row[Column.body] as String),
+            title: row.text(Column.title),
+            excerpt: Excerpt.of(row.text(Column.body)),
             createdAt: Date(millisecondsSince1970: row[Column.createdAt]),
             updatedAt: Date(millisecondsSince1970: row[Column.updatedAt]),
             version: row[Column.version],

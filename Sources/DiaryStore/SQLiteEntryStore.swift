@@ -41,8 +41,6 @@ public struct SQLiteEntryStore: EntryStore {
                 guard let version, version == existing.entry.version else { return existing.entry }
                 return try Self.rewrite(existing, to: text, at: now, owner: owner, index: index, db)
             }
-            // Ids are random; one already taken in another diary is a client's mistake (or a probe).
-            if try EntryRow.exists(db, id: id) { throw EntryError.idInUse }
             let entry = Entry(id: id, title: text.title, body: text.body, createdAt: now, location: location)
             try EntryRow.insert(entry, owner: owner, index: index, db)
             try ChangeCount.moved(owner, db)
@@ -74,7 +72,7 @@ public struct SQLiteEntryStore: EntryStore {
             guard let row = try EntryRow.fetch(db, id: id, owner: owner) else { throw EntryError.notFound(id.diaryString) }
             let current = row.entry
             // The same words again (a retried autosave) is no change, whatever version it was based on.
-            if current.title == text.title && current.body == text.body { return current }
+            if text.isSame(as: current) { return current }
             if let version, version != current.version {
                 throw EntryError.conflict(expected: version, current: current)
             }
@@ -86,12 +84,12 @@ public struct SQLiteEntryStore: EntryStore {
     private static func rewrite(_ row: EntryRow, to text: EntryText, at now: Date, owner: UserID,
                                 index: SearchIndexChanges, _ db: Database) throws -> Entry {
         let current = row.entry
-        if current.title == text.title && current.body == text.body { return current }
+        if text.isSame(as: current) { return current }
         var changed = current
         changed.title = text.title
         changed.body = text.body
         changed.updatedAt = Date(millisecondsSince1970: now.millisecondsSince1970)
-        changed.version += 1
+        try changed.advanceVersion()
         try EntryRow.replaceText(of: row, with: changed, index: index, db)
         try ChangeCount.moved(owner, db)
         return changed
@@ -112,7 +110,7 @@ public struct SQLiteEntryStore: EntryStore {
             if row.entry.isInTrash { return row.entry }
             var trashed = row.entry
             trashed.deletedAt = now
-            trashed.version += 1
+            try trashed.advanceVersion()
             try EntryRow.setTrashState(of: row, to: trashed, db)
             try ChangeCount.moved(owner, db)
             return trashed
@@ -125,7 +123,7 @@ public struct SQLiteEntryStore: EntryStore {
             if !row.entry.isInTrash { return row.entry }
             var restored = row.entry
             restored.deletedAt = nil
-            restored.version += 1
+            try restored.advanceVersion()
             try EntryRow.setTrashState(of: row, to: restored, db)
             try ChangeCount.moved(owner, db)
             return restored

@@ -1,3 +1,4 @@
+import Foundation
 import DiaryCore
 import GRDB
 import Synchronization
@@ -46,16 +47,27 @@ final class SearchIndexChanges: Sendable {
             return pending.sorted { $0.key < $1.key }
         }
         for (rowid, change) in changes {
-            if let indexed = change.indexed, let wanted = change.wanted, indexed == wanted { continue }
+            // Compared byte for byte: `==` takes "é" and "e" with an accent for the same, and the
+            // index would keep the old form's tokens while a later delete names the new form's.
+            if let indexed = change.indexed, let wanted = change.wanted,
+               indexed.title.utf8.elementsEqual(wanted.title.utf8), indexed.body.utf8.elementsEqual(wanted.body.utf8) { continue }
             if let indexed = change.indexed {
                 try db.cachedStatement(sql: "INSERT INTO entry_search (entry_search, rowid, title, body) VALUES ('delete', ?, ?, ?)")
-                    .execute(arguments: [rowid, SearchText.indexed(indexed.title), SearchText.indexed(indexed.body)])
+                    .execute(arguments: [rowid, Self.tokens(of: indexed.title), Self.tokens(of: indexed.body)])
             }
             if let wanted = change.wanted {
                 try db.cachedStatement(sql: "INSERT INTO entry_search (rowid, title, body) VALUES (?, ?, ?)")
-                    .execute(arguments: [rowid, SearchText.indexed(wanted.title), SearchText.indexed(wanted.body)])
+                    .execute(arguments: [rowid, Self.tokens(of: wanted.title), Self.tokens(of: wanted.body)])
             }
         }
+    }
+
+    /// Text as the index takes it. A NUL becomes a space: it separates words as any control
+    /// character does, and bound as a C string it would end the text, leaving what follows it
+    /// out of the index.
+    private static func tokens(of text: String) -> String {
+        let indexed = SearchText.indexed(text)
+        return indexed.utf8.contains(0) ? indexed.replacingOccurrences(of: "\u{0}", with: " ") : indexed
     }
 
     /// Forgets the noted changes of a transaction (or savepoint) that is being rolled back.

@@ -26,7 +26,7 @@ struct ImportFileTests {
     @Test("A malformed record names the record and what is wrong with it")
     func badRecordIsNamed() {
         let json = #"[{"title": "ok", "body": "", "created_at": 1608651333}, {"title": "x", "created_at": "yesterday"}]"#
-        #expect(throws: ImportError.badRecord(2, "\"created_at\" must be a number of seconds since 1970")) {
+        #expect(throws: ImportError.badRecord(2, "\"created_at\" must be a number of seconds since 1970, not \"yesterday\"")) {
             try ImportFile.entries(from: Data(json.utf8))
         }
     }

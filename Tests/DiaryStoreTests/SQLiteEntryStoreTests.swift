@@ -149,8 +149,15 @@ struct OwnerIsolationTests {
         }
         await #expect(throws: EntryError.notFound(secret.id.diaryString)) { try await bob.moveToTrash(id: secret.id) }
         await #expect(throws: EntryError.notFound(secret.id.diaryString)) { try await bob.purge(id: secret.id) }
-        // Bob cannot take over the id either.
-        await #expect(throws: EntryError.idInUse) { try await bob.create(try EntryText(title: "mine", body: ""), id: secret.id) }
+        // Ids are per diary: Bob may use the same id, learns nothing of Alice's entry, and
+        // changes nothing of it; importing an entry with that id into his diary stores it.
+        let bobs = try await bob.create(try EntryText(title: "mine", body: ""), id: secret.id)
+        #expect(bobs.title == "mine" && bobs.version == 1)
+        let copy = Entry(id: secret.id, title: "Imported", body: "", createdAt: Date(timeIntervalSince1970: 0))
+        let carol = database.entries(of: UserID(rawValue: 3))
+        #expect(try await carol.importEntries([copy]) == ImportSummary(imported: 1, skipped: 0))
+        #expect(try await carol.importEntries([copy]) == ImportSummary(imported: 0, skipped: 1))
+        #expect(try await carol.entry(id: secret.id)?.title == "Imported")
 
         #expect(try await alice.entry(id: secret.id) == secret)
         #expect(try await alice.search("serenity", limit: 10).count == 1)

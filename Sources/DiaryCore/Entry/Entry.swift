@@ -43,6 +43,17 @@ public struct Entry: Sendable, Hashable {
 
     public var isInTrash: Bool { deletedAt != nil }
 
+    /// The largest version an entry may reach: 2^53 − 1, the largest whole number JavaScript
+    /// (the web app, and most JSON readers) holds exactly. An import file cannot set more, and
+    /// counting past it is refused rather than overflowing.
+    public static let maximumVersion = 9_007_199_254_740_991
+
+    /// Moves to the next version: every change to an entry goes through here.
+    public mutating func advanceVersion() throws(EntryError) {
+        guard version < Self.maximumVersion else { throw .versionExhausted }
+        version += 1
+    }
+
     /// The entry as a row of a list.
     public var summary: EntrySummary {
         EntrySummary(
@@ -53,8 +64,18 @@ public struct Entry: Sendable, Hashable {
 
 extension Date {
     /// Unix time in whole milliseconds: how stores keep dates.
+    ///
+    /// Total: a date beyond what Int64 milliseconds can hold (±292 million years, or NaN) comes
+    /// out as the nearest end (NaN as 0) instead of trapping. Dates from outside are checked
+    /// against `EntryMoment` before they get here; this only keeps a bad one from killing the
+    /// process.
     public var millisecondsSince1970: Int64 {
-        Int64((timeIntervalSince1970 * 1000).rounded())
+        let milliseconds = (timeIntervalSince1970 * 1000).rounded()
+        guard milliseconds.isFinite else { return milliseconds.isNaN ? 0 : milliseconds > 0 ? .max : .min }
+        // 2^63 itself is not an Int64: compare with the largest Double below it.
+        if milliseconds >= 9_223_372_036_854_774_784 { return .max }
+        if milliseconds <= -9_223_372_036_854_775_808 { return .min }
+        return Int64(milliseconds)
     }
 
     public init(millisecondsSince1970 ms: Int64) {

@@ -10,8 +10,10 @@ public enum EntryError: Error, Equatable, Sendable {
     case notFound(String)
     /// More than one entry starts with this id prefix.
     case ambiguousID(String)
-    /// A new entry's id is already used in another diary.
-    case idInUse
+    /// The entry has reached `Entry.maximumVersion` (only an imported file can bring one close).
+    case versionExhausted
+    /// Entries were to go only into an empty diary (the sample), and this one has some.
+    case diaryNotEmpty
     /// The change was based on `expected`, but the entry has moved on to `current`.
     case conflict(expected: Int, current: Entry)
 }
@@ -29,8 +31,10 @@ extension EntryError: CustomStringConvertible, LocalizedError {
             "There is no entry with the id \(id)."
         case .ambiguousID(let prefix):
             "More than one entry has an id starting with \(prefix): type more of the id."
-        case .idInUse:
-            "That id is already taken: let the server choose one, or pick another random UUID."
+        case .versionExhausted:
+            "The entry has reached the highest version a diary counts to (\(Entry.maximumVersion.formatted())); copy its text into a new entry."
+        case .diaryNotEmpty:
+            "The sample diary is only for an empty diary, and this one has entries."
         case .conflict(let expected, let current):
             "The entry was changed elsewhere: you edited version \(expected), and it is now at version \(current.version)."
         }

@@ -18,9 +18,9 @@ public struct EntryText: Sendable, Hashable {
     public init(title: String, body: String) throws(EntryError) {
         var title = title
         var body = body
-        if let lineBreak = title.firstIndex(where: { $0.isNewline }) {
+        if let lineBreak = title.firstIndex(where: \.isLineBreak) {
             // Blank lines between the title and what follows are spacing, not text.
-            let rest = title[title.index(after: lineBreak)...].drop(while: { $0.isNewline })
+            let rest = title[title.index(after: lineBreak)...].drop(while: \.isLineBreak)
             title = String(title[..<lineBreak])
             if !rest.isBlank {
                 body = body.isEmpty ? String(rest) : String(rest) + "\n" + body
@@ -35,6 +35,27 @@ public struct EntryText: Sendable, Hashable {
         }
         self.title = title
         self.body = body
+    }
+}
+
+extension EntryText {
+    /// Whether `entry` holds exactly these words, byte for byte. Swift's `==` on strings
+    /// compares canonical equivalents as equal ("é" as one code point or as "e" and an accent),
+    /// so a change of only that kind would be taken for no change and never stored.
+    public func isSame(as entry: Entry) -> Bool {
+        title.utf8.elementsEqual(entry.title.utf8) && body.utf8.elementsEqual(entry.body.utf8)
+    }
+}
+
+extension Character {
+    /// A line break that ends a title: what a text field can hold (LF, CR, CR LF) and Unicode's
+    /// line and paragraph separators and NEL. Vertical tab and form feed are control characters
+    /// a title keeps as they are, like every other.
+    var isLineBreak: Bool {
+        switch self {
+        case "\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}": true
+        default: false
+        }
     }
 }
 

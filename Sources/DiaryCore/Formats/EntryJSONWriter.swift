@@ -189,8 +189,11 @@ public struct EntryJSONWriter {
     }
 
     /// "2020-12-22T15:35:33.000Z" from Unix milliseconds, by the civil-from-days algorithm
-    /// (Howard Hinnant's), for years 0 to 9999.
+    /// (Howard Hinnant's), for years 1 to 9999 (`EntryMoment`). A moment outside them (only a
+    /// database changed by hand can hold one) is written at the nearest end of that range rather
+    /// than trapping on a negative digit: a list or an export never dies on one row.
     static func appendDate(_ milliseconds: Int64, to out: inout [UInt8]) {
+        let milliseconds = min(max(milliseconds, EntryMoment.earliest), EntryMoment.latest)
         let (days, dayMilliseconds) = floorDivide(milliseconds, 86_400_000)
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097

@@ -35,24 +35,3 @@ public enum DiaryJSON {
         return encoder
     }
 }
-
-/// ISO 8601 dates with milliseconds, the form every file and the API use.
-public enum ISODate {
-    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-    private static let withoutFraction = Date.ISO8601FormatStyle()
-
-    /// Built from whole milliseconds by arithmetic: Foundation's format style truncates the binary
-    /// fraction (.123 would come out as .122) and costs tens of microseconds a date, which a page
-    /// of the list (three dates a row) would feel.
-    public static func string(from date: Date) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        EntryJSONWriter.appendDate(date.millisecondsSince1970, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Reads "2020-12-22T15:35:33.000Z", with or without the fraction.
-    public static func date(from string: String) -> Date? {
-        (try? withFraction.parse(string)) ?? (try? withoutFraction.parse(string))
-    }
-}

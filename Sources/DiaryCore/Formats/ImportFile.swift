@@ -11,6 +11,9 @@ public enum ImportFile {
         do {
             json = try JSONSerialization.jsonObject(with: data)
         } catch {
+            if let offset = LoneSurrogates.firstOffset(in: data) {
+                throw .notJSON(reason: LoneSurrogates.reason(at: offset))
+            }
             throw .notJSON(reason: Self.reason(of: error))
         }
         if let records = json as? [Any] {
@@ -36,9 +39,7 @@ public enum ImportFile {
     static func sampleEntry(_ record: Any, number: Int, now: Date) throws(ImportError) -> Entry {
         let fields = try Fields(record, number: number)
         let text = try fields.text()
-        guard let seconds = fields.values["created_at"] as? Double ?? (fields.values["created_at"] as? Int).map(Double.init)
-        else { throw .badRecord(number, "\"created_at\" must be a number of seconds since 1970") }
-        let created = Date(timeIntervalSince1970: seconds)
+        let created = try fields.unixSeconds("created_at")
         return Entry(title: text.title, body: text.body, createdAt: created, updatedAt: created)
     }
 
@@ -53,8 +54,8 @@ public enum ImportFile {
         let deleted = try fields.date("deletedAt", required: false)
         var version = 1
         if let value = fields.values["version"], !(value is NSNull) {
-            guard let number = value as? Int, number >= 1 else {
-                throw .badRecord(number, "\"version\" must be a whole number of at least 1")
+            guard let number = Fields.wholeNumber(value), (1...Entry.maximumVersion).contains(number) else {
+                throw .badRecord(number, "\"version\" must be a whole number from 1 to \(Entry.maximumVersion.formatted()), not \(Fields.shown(value))")
             }
             version = number
         }
@@ -125,13 +126,60 @@ private struct Fields {
             if required { throw .badRecord(number, "\"\(key)\" is missing: it must be a date such as 2020-12-22T15:35:33.000Z") }
             return nil
         case let text as String:
-            guard let date = ISODate.date(from: text) else {
-                throw .badRecord(number, "\"\(key)\" must be a date such as 2020-12-22T15:35:33.000Z, not \"\(text.prefix(40))\"")
+            switch ISODate.parse(text) {
+            case .success(let date): return date
+            case .failure(let error): throw .badRecord(number, error.describe(field: key, value: "\"\(text)\""))
             }
-            return date
         default:
             throw .badRecord(number, "\"\(key)\" must be a date such as 2020-12-22T15:35:33.000Z")
         }
+    }
+
+    /// A moment given as Unix seconds (the original app's `created_at`), in years 1 to 9999.
+    func unixSeconds(_ key: String) throws(ImportError) -> Date {
+        let value = values[key]
+        guard let value, !(value is NSNull) else {
+            throw .badRecord(number, "\"\(key)\" is missing: it must be a number of seconds since 1970")
+        }
+        guard let seconds = Self.number(value) else {
+            throw .badRecord(number, MomentError.notANumber.describe(field: key, value: Self.shown(value)))
+        }
+        switch EntryMoment.fromUnixSeconds(seconds) {
+        case .success(let date): return date
+        case .failure(let error): throw .badRecord(number, error.describe(field: key, value: Self.shown(value)))
+        }
+    }
+
+    /// A JSON number as a Double; `nil` for anything else (a string, even "NaN"; true or false).
+    static func number(_ value: Any) -> Double? {
+        guard let number = value as? NSNumber, !isBoolean(number) else { return nil }
+        return number.doubleValue
+    }
+
+    /// A JSON number that is a whole number Int can hold; `nil` for 1.5, 1e300, true, "3".
+    static func wholeNumber(_ value: Any) -> Int? {
+        guard let number = value as? NSNumber, !isBoolean(number) else { return nil }
+        if let exact = value as? Int { return exact }
+        let double = number.doubleValue
+        guard double.isFinite, double == double.rounded(), abs(double) < 9.2e18 else { return nil }
+        return Int(exactly: double)
+    }
+
+    private static func isBoolean(_ number: NSNumber) -> Bool {
+        String(cString: number.objCType) == "c" && (number == NSNumber(value: true) || number == NSNumber(value: false))
+    }
+
+    /// A value as an error message shows it: JSON-like, and short.
+    static func shown(_ value: Any) -> String {
+        let text: String
+        switch value {
+        case let string as String: text = "\"" + string + "\""
+        case let number as NSNumber: text = isBoolean(number) ? (number.boolValue ? "true" : "false") : "\(number)"
+        case is [Any]: text = "a list"
+        case is [String: Any]: text = "an object"
+        default: text = "\(value)"
+        }
+        return text.count > 40 ? String(text.prefix(40)) + "…" : text
     }
 }
 

@@ -52,8 +52,10 @@ public protocol EntryStore: Sendable {
     func search(_ query: String, limit: Int) async throws -> [SearchHit]
 
     /// Adds entries in one transaction: all of them or, on any error, none. Entries whose id is
-    /// already in the diary are skipped, so importing the same export twice adds nothing.
-    func importEntries(_ entries: [Entry]) async throws -> ImportSummary
+    /// already in this diary are skipped, so importing the same export twice adds nothing; what
+    /// other diaries hold plays no part. With `onlyIntoEmptyDiary`, a diary that has any entry
+    /// (the trash aside) by the time the transaction begins gets nothing and `EntryError.diaryNotEmpty`.
+    func importEntries(_ entries: [Entry], onlyIntoEmptyDiary: Bool) async throws -> ImportSummary
 
     /// How many entries are in the diary (not counting the trash).
     func count() async throws -> Int
@@ -69,6 +71,11 @@ extension EntryStore {
     /// Stores a new entry (a first try: see `create(_:id:location:basedOn:)`).
     public func create(_ text: EntryText, id: UUID, location: Coordinates?) async throws -> Entry {
         try await create(text, id: id, location: location, basedOn: nil)
+    }
+
+    /// Adds entries in one transaction (see `importEntries(_:onlyIntoEmptyDiary:)`).
+    public func importEntries(_ entries: [Entry]) async throws -> ImportSummary {
+        try await importEntries(entries, onlyIntoEmptyDiary: false)
     }
 
     /// Stores a new entry with no location.

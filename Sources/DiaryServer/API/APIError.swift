@@ -52,8 +52,10 @@ struct APIError: HTTPResponseError {
             APIError(status: .contentTooLarge, code: "too_large", message: error.description)
         case .notFound, .ambiguousID:
             APIError(status: .notFound, code: "not_found", message: "There is no such entry.")
-        case .idInUse:
-            APIError(status: .conflict, code: "id_in_use", message: error.description)
+        case .versionExhausted:
+            APIError(status: .conflict, code: "version_exhausted", message: error.description)
+        case .diaryNotEmpty:
+            APIError(status: .conflict, code: "not_empty", message: error.description)
         case .conflict(_, let current):
             APIError(status: .conflict, code: "conflict", message: error.description, current: current)
         }

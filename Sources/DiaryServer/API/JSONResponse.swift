@@ -107,9 +107,15 @@ extension Request {
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
+        let data = Data(buffer: buffer)
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+            return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
+            // JSONDecoder says only "not valid JSON" of half a surrogate pair: name it.
+            if let offset = LoneSurrogates.firstOffset(in: data) {
+                throw APIError(status: .badRequest, code: "not_text",
+                               message: "The body cannot be stored as text: \(LoneSurrogates.reason(at: offset)).")
+            }
             throw APIError.badRequest(Self.describe(error))
         }
     }
