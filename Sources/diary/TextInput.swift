@@ -6,12 +6,17 @@ enum TextInput {
     /// Standard input when it is piped; `$VISUAL`/`$EDITOR` (else `vi`) when it is a terminal,
     /// starting from `initial`. Trailing blank lines are dropped.
     static func read(initial: String = "") throws -> String {
-        let text = isatty(STDIN_FILENO) == 1 ? try edit(initial) : readStandardInput()
+        let text = isatty(STDIN_FILENO) == 1 ? try edit(initial) : try readStandardInput()
         return String(text.reversed().drop(while: \.isWhitespace).reversed())
     }
 
-    static func readStandardInput() -> String {
-        String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+    /// Refused unless it is UTF-8: decoding anything else would replace bytes with "�" and
+    /// store words other than those sent.
+    static func readStandardInput() throws -> String {
+        guard let text = String(validating: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) else {
+            throw InputError.notUTF8
+        }
+        return text
     }
 
     private static func edit(_ initial: String) throws -> String {
@@ -27,18 +32,21 @@ enum TextInput {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw InputError.editorFailed(editor) }
-        return try String(contentsOf: file, encoding: .utf8)
+        guard let text = String(validating: try Data(contentsOf: file), as: UTF8.self) else { throw InputError.notUTF8 }
+        return text
     }
 }
 
 enum InputError: Error, CustomStringConvertible {
     case editorFailed(String)
     case nothingWritten
+    case notUTF8
 
     var description: String {
         switch self {
         case .editorFailed(let editor): "The editor (\(editor)) did not finish cleanly; nothing was saved."
         case .nothingWritten: "Nothing was written, so no entry was saved."
+        case .notUTF8: "The text is not UTF-8, so no entry was saved: convert it first (for example with iconv -t UTF-8)."
         }
     }
 }

@@ -127,6 +127,14 @@ struct TextFromOutsideTests {
         #expect(throws: ImportError.notJSON(reason: LoneSurrogates.reason(at: 13))) { try ImportFile.entries(from: Data(json.utf8)) }
     }
 
+    @Test("A title or body that starts with U+FEFF keeps it on import, as raw UTF-8 or escaped")
+    func byteOrderMarks() throws {
+        let json = "\u{FEFF}[{\"title\": \"\u{FEFF}\", \"body\": \"\u{FEFF}x\u{FEFF}\", \"created_at\": 1}, {\"title\": \"\\ufeff\", \"body\": \"\", \"created_at\": 1}]"
+        let entries = try ImportFile.entries(from: Data(json.utf8))
+        #expect(entries.map(\.title) == ["\u{FEFF}", "\u{FEFF}"])
+        #expect(entries[0].body == "\u{FEFF}x\u{FEFF}")
+    }
+
     @Test("Vertical tab and form feed stay in a title; line breaks move what follows into the body")
     func titleControls() throws {
         let kept = try EntryText(title: "a\u{0B}b\u{0C}c\u{0}", body: "")

@@ -186,13 +186,22 @@ def create_with_a_ids(world: World, request: Send) -> list:
 
 
 def b_cannot_take_a_ids(world: World, answers: list, request: Send) -> None:
-    """Ids are unique across the file, so B cannot have one of A's: refused, with nothing of A's
-    entry (the retry rule's `200 with the existing entry` must not apply across diaries)."""
+    """Ids are per diary: B may use one of A's, and gets an entry of B's own, as with any id no
+    one has (201, or 200 for B's own earlier one), with nothing of A's entry and nothing that
+    says A's diary holds that id (no 409, no `current`)."""
     for what, response in answers:
-        assert response.status_code == 409, f"{what}: {response.status_code} {response.text}"
-        assert response.json()["error"] == "id_in_use", response.text
-        assert "current" not in response.json(), response.text
+        assert response.status_code in (200, 201), f"{what}: {response.status_code} {response.text}"
+        entry = response.json()
+        assert entry["title"] == "Not A's" and entry["body"] == "Written by someone else.", response.text
+        assert "current" not in entry, response.text
         assert_no_leak(world, what, response)
+        mine = request("GET", f"/api/v1/entries/{entry['id']}")
+        assert mine.status_code == 200 and mine.json()["title"] == "Not A's", mine.text
+    # B's entries go again, for good, so the other operations meet B's diary as it was.
+    for _, response in answers:
+        entry_id = response.json()["id"]
+        assert request("DELETE", f"/api/v1/entries/{entry_id}").status_code == 200
+        assert request("DELETE", f"/api/v1/trash/{entry_id}").status_code == 204
 
 
 def sample(world: World, request: Send) -> list:
@@ -252,7 +261,7 @@ def test_every_operation_is_in_the_matrix():
 
 @pytest.mark.parametrize("caller", ["B's token", "B's session", "no one", "A's revoked token"])
 def test_the_document_describes_every_answer(world, caller):
-    """openapi.yaml tells a client what these callers get: 401, 404, 409 id_in_use and the rest
+    """openapi.yaml tells a client what these callers get: 401, 404 and the rest
     are documented responses of each operation, with their schemas."""
     problems = []
     for operation in OPERATIONS:

@@ -9,7 +9,7 @@ public enum ImportFile {
     public static func entries(from data: Data, now: Date = Date()) throws(ImportError) -> [Entry] {
         let json: Any
         do {
-            json = try JSONSerialization.jsonObject(with: data)
+            json = try JSONSerialization.jsonObject(with: escapingByteOrderMarks(in: data))
         } catch {
             if let offset = LoneSurrogates.firstOffset(in: data) {
                 throw .notJSON(reason: LoneSurrogates.reason(at: offset))
@@ -61,6 +61,38 @@ public enum ImportFile {
         }
         return Entry(id: id, title: text.title, body: text.body, createdAt: created, updatedAt: updated,
                      version: version, deletedAt: deleted, location: try fields.location(), weather: try fields.weather())
+    }
+
+    /// `data` with every U+FEFF in it written as the escape `\ufeff`, but for a byte order mark
+    /// at the very start of the file. JSONSerialization drops U+FEFF from the start of every
+    /// string it reads as raw UTF-8 (it decodes them as it would a file), but keeps the escape:
+    /// a title that began with one came back without it.
+    static func escapingByteOrderMarks(in data: Data) -> Data {
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let start = data.starts(with: mark) ? 3 : 0
+        let found = data.withUnsafeBytes { bytes -> Bool in
+            guard bytes.count >= 3 else { return false }
+            for index in start..<(bytes.count - 2) where bytes[index] == 0xEF && bytes[index + 1] == 0xBB && bytes[index + 2] == 0xBF {
+                return true
+            }
+            return false
+        }
+        guard found else { return data }
+        var out = Data(capacity: data.count + 16)
+        var index = data.startIndex + start
+        out.append(data[data.startIndex..<index])
+        let escape = Data(#"\ufeff"#.utf8)
+        while index < data.endIndex {
+            if data[index] == 0xEF, data.index(index, offsetBy: 2, limitedBy: data.endIndex - 1) != nil,
+               data[index + 1] == 0xBB, data[index + 2] == 0xBF {
+                out.append(escape)
+                index += 3
+            } else {
+                out.append(data[index])
+                index += 1
+            }
+        }
+        return out
     }
 
     private static func reason(of error: Error) -> String {
