@@ -30,9 +30,14 @@ extension SQLiteEntryStore {
         return try await page(sql: sql, cursor: cursor, limit: limit, time: { $0.deletedAt ?? $0.createdAt })
     }
 
+    /// The most rows one page or batch reads, whatever a caller asks: a number from outside
+    /// (`diary trash -n 9223372036854775807`) must not overflow the one more row a page reads.
+    static let largestPage = 10_000
+
     private func page(
         sql: String, cursor: EntryCursor?, limit: Int, time: @escaping @Sendable (EntrySummary) -> Date
     ) async throws -> EntryPage {
+        let limit = min(max(limit, 1), Self.largestPage)
         let start = cursor ?? EntryCursor(time: .max, sequence: .max)
         return try await database.readStatement { [owner] db in
             let statement = try db.cachedStatement(sql: sql)
@@ -79,6 +84,7 @@ extension SQLiteEntryStore {
 
 extension SQLiteEntryStore {
     public func export(after cursor: EntryCursor?, limit: Int) async throws -> EntryBatch {
+        let limit = min(max(limit, 1), Self.largestPage)
         let start = cursor ?? EntryCursor(time: .min, sequence: .min)
         return try await read { [owner] db in
             let rows = try Row.fetchCursor(

@@ -26,7 +26,8 @@ struct EntryPrinter {
         var meta = "\(dates.string(from: entry.createdAt)) · \(entry.id.diaryString)"
         if let weather = entry.weather {
             meta += " · \(weather.condition.emoji) \(weather.description)"
-            if let temperature = weather.temperatureCelsius { meta += " \(Int(temperature.rounded()))°C" }
+            // Only a sensible number is shown: Int() of 1e300 (a hostile provider's) would trap.
+            if let temperature = weather.temperatureCelsius, abs(temperature) < 1_000 { meta += " \(Int(temperature.rounded()))°C" }
         }
         if entry.isInTrash { meta += " · in the trash" }
         lines.append(meta)

@@ -147,9 +147,17 @@ private struct Fields {
         guard let object = value as? [String: Any], let provider = object["provider"] as? String,
               let condition = object["condition"] as? String
         else { throw .badRecord(number, "\"weather\" must be an object with a provider and a condition") }
+        var temperature: Double?
+        if let value = object["temperature"], !(value is NSNull) {
+            // Colder than absolute zero or hotter than any weather is not a temperature.
+            guard let degrees = Self.number(value), Weather.temperatures.contains(degrees) else {
+                throw .badRecord(number, "\"weather.temperature\" must be degrees Celsius from -273.15 to 100, not \(Self.shown(value))")
+            }
+            temperature = degrees
+        }
         guard let known = WeatherCondition(rawValue: condition) else { return nil }
         return Weather(provider: provider, condition: known, description: object["description"] as? String ?? "",
-                       isDay: object["isDay"] as? Bool ?? true, temperatureCelsius: object["temperature"] as? Double)
+                       isDay: object["isDay"] as? Bool ?? true, temperatureCelsius: temperature)
     }
 
     func date(_ key: String, required: Bool) throws(ImportError) -> Date? {

@@ -13,8 +13,12 @@ public struct Weather: Sendable, Hashable, Codable {
         self.condition = condition
         self.description = description
         self.isDay = isDay
-        self.temperatureCelsius = temperatureCelsius
+        // A provider's nonsense (1e300, below absolute zero) is no temperature: kept as none.
+        self.temperatureCelsius = temperatureCelsius.flatMap { Self.temperatures.contains($0) ? $0 : nil }
     }
+
+    /// The temperatures weather can have, with room to spare (Celsius).
+    public static let temperatures: ClosedRange<Double> = -273.15...100
 
     /// The icon's name, shipped with the web app as `icons/weather/<icon>.svg`.
     public var icon: String { "\(condition.rawValue)-\(isDay ? "day" : "night")" }

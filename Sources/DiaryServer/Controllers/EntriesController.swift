@@ -104,6 +104,9 @@ struct EntriesController<Store: EntryStore> {
             throw APIError(status: .preconditionRequired, code: "precondition_required",
                            message: "Send If-Match with the version the change is based on (the entry's ETag), so no other change is overwritten.")
         }
+        if case .unreadable = precondition {
+            throw APIError.badRequest("If-Match must be the entry's ETag, a version such as \"3\", or * to replace whatever version is there.")
+        }
         var request = request
         let input = try await request.decodeJSON(ChangedEntry.self)
         let text = try EntryText(title: input.title, body: input.body)

@@ -58,13 +58,16 @@ extension Request {
         if value.hasPrefix("W/") { value.removeFirst(2) }
         value = value.drop { $0 == "\"" }
         while value.last == "\"" { value.removeLast() }
-        return Int(value).map(IfMatch.version)
+        guard let version = Int(value), (1...Entry.maximumVersion).contains(version) else { return .unreadable }
+        return .version(version)
     }
 }
 
 enum IfMatch {
     case any
     case version(Int)
+    /// Not a version this server gave (a word, a negative or huge number): a 400, not a guess.
+    case unreadable
 
     var expectedVersion: Int? {
         if case .version(let version) = self { return version }
