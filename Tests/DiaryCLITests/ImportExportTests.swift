@@ -11,6 +11,10 @@ struct ImportExportTests {
         let entries = try diary.entries()
         #expect(entries.count == 15)
         #expect(entries.allSatisfy { ($0["createdAt"] as? String)?.hasPrefix("2020-12-22") == true })
+        // Its records carry no ids, yet importing it again adds nothing, and says so.
+        let again = try diary.run(["import", DiaryProcess.sample])
+        #expect(again.status == 0 && !again.output.contains("Imported 15"), "\(again.output)")
+        #expect(try diary.entries().count == 15)
     }
 
     @Test("Export, import into a new diary, export again: the same file")

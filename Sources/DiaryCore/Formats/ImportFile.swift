@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads the files a diary can come from, checking every record before any is stored:
 /// - the original iOS app's sample format, an array of `{title, body, created_at}` with
-///   `created_at` in Unix seconds;
+///   `created_at` in Unix seconds, whose entries get ids made from their content (`ContentID`);
 /// - Diary's own export (`ExportFile`).
 public enum ImportFile {
     /// The entries of `data`, or an error that names the record and what is wrong with it.
@@ -17,8 +17,15 @@ public enum ImportFile {
             throw .notJSON(reason: Self.reason(of: error))
         }
         if let records = json as? [Any] {
+            var seen: [UUID: Int] = [:]  // how many identical records came before
             return try records.enumerated().map { index, record throws(ImportError) in
-                try sampleEntry(record, number: index + 1, now: now)
+                var entry = try sampleEntry(record, number: index + 1, now: now)
+                let parts = [entry.title, entry.body, String(entry.createdAt.millisecondsSince1970)]
+                let first = ContentID.make(parts, occurrence: 0)
+                let occurrence = seen[first, default: 0]
+                seen[first] = occurrence + 1
+                entry.id = occurrence == 0 ? first : ContentID.make(parts, occurrence: occurrence)
+                return entry
             }
         }
         if let object = json as? [String: Any] {
