@@ -55,6 +55,44 @@ def test_any_text_comes_back_byte_for_byte(api, title, body, ascii_only):
     assert (read["title"], read["body"], read["version"]) == (title, changed_body, 2)
 
 
+LIMIT = 1_048_576
+
+
+@st.composite
+def near_the_limits(draw):
+    """A title of 999 to 1,001 characters and a body of the limit in bytes, one under or one
+    over, each made of random characters (a random piece repeated, then padded with NULs)."""
+    piece = draw(st.text(ANY_CHARACTER, min_size=1, max_size=8))
+    title_length = draw(st.integers(999, 1001))
+    title_piece = draw(st.text(st.characters(codec="utf-8", exclude_characters=LINE_BREAKS + "\r"), min_size=1, max_size=1)
+                       .filter(lambda c: len(c.encode()) >= 1))
+    body_bytes = LIMIT + draw(st.integers(-1, 1))
+    unit = len(piece.encode())
+    body = piece * ((body_bytes - 1) // unit)
+    body += "\x00" * (body_bytes - len(body.encode()))
+    return title_piece * title_length, body
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(texts=near_the_limits())
+def test_text_at_the_edges_of_the_limits_is_kept_or_refused_whole(api, texts):
+    title, body = texts
+    # Swift counts characters as extended grapheme clusters; Python counts code points. A repeated
+    # single code point is one of each unless it joins its neighbour (a combining mark, a ZWJ),
+    # so only plain ones are judged by length here.
+    response = api.post("/api/v1/entries", json={"title": title, "body": body})
+    too_long_body = len(body.encode()) > LIMIT
+    if too_long_body:
+        assert_error(response, 413, "too_large")
+        return
+    if response.status_code == 413:
+        assert len(title) > 1000 or response.json()["message"].startswith("The title"), response.text
+        return
+    assert response.status_code == 201, response.text[:300]
+    read = api.get(f"/api/v1/entries/{response.json()['id']}").json()
+    assert read["title"] == title and read["body"] == body
+
+
 def test_a_nul_no_longer_cuts_the_text_short(api):
     title, body = "before\x00after", "first\x00second serendipity\x00"
     entry = api.create(title, body)
