@@ -28,6 +28,17 @@ public struct User: Hashable, Sendable {
         guard (1...64).contains(name.count), allowed else { throw .badName(name) }
     }
 
+    /// The form in which two names are the same name: NFC, then Unicode's full case folding,
+    /// then NFC again (folding can undo a composition). "Mina" and "mina", "é" typed as one
+    /// character or as "e" and an accent, "STRASSE" and "straße" all have one key. Accounts are
+    /// found by it, and no two accounts share one. `lowercased()` is not a full fold ("ß" stays),
+    /// and SQLite's NOCASE folds ASCII alone.
+    public static func nameKey(_ name: String) -> String {
+        name.precomposedStringWithCanonicalMapping
+            .folding(options: [.caseInsensitive], locale: nil)
+            .precomposedStringWithCanonicalMapping
+    }
+
     public static let minimumPasswordLength = 8
 
     public static func checkPassword(_ password: String) throws(AccountError) {
