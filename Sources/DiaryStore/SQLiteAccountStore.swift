@@ -69,16 +69,28 @@ public struct SQLiteAccountStore: Sendable {
         }
     }
 
-    /// Changes a password and ends every session of that user.
-    public func setPassword(name: String, password: String) async throws {
+    /// What changing a password ended.
+    public struct PasswordChange: Sendable, Equatable {
+        public var endedSessions: Int
+        public var endedTokens: Int
+    }
+
+    /// Changes a password and ends every session and every access token of that user, in the
+    /// same transaction: whoever knew the old password may have logged in or made a token with
+    /// it, and a new password must shut them out.
+    @discardableResult
+    public func setPassword(name: String, password: String) async throws -> PasswordChange {
         try User.checkPassword(password)
         let hash = try await PasswordHashing.hash(password, cost: bcryptCost)
-        try await database.write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE name = ?", arguments: [name]) else {
+        return try await database.write { db in
+            guard let id: Int64 = try Self.findUser(named: name, columns: "id", db)?["id"] else {
                 throw AccountError.noSuchUser(name)
             }
             try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [hash, id])
             try db.execute(sql: "DELETE FROM session WHERE user_id = ?", arguments: [id])
+            let sessions = db.changesCount
+            try db.execute(sql: "DELETE FROM access_token WHERE user_id = ?", arguments: [id])
+            return PasswordChange(endedSessions: sessions, endedTokens: db.changesCount)
         }
     }
 

@@ -28,6 +28,8 @@ struct UserNameTests {
             #expect(try await accounts.user(named: spelling)?.name == first)
         }
         #expect(try await accounts.users().map(\.name) == [first])
+        try await accounts.setPassword(name: spellings.last!, password: "another long pw")
+        #expect(try await accounts.verify(name: first, password: "another long pw") != nil)
     }
 
     @Test("An older diary holding two names that now collide opens, keeps both, and takes no third")

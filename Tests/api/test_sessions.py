@@ -96,21 +96,28 @@ def test_logging_out_ends_that_session_and_no_other(server):
     assert entries(server.base_url, second).status_code == 200
 
 
-def test_a_new_password_ends_every_session_of_that_user(server):
+def test_a_new_password_ends_every_session_and_access_token_of_that_user(server):
     db = server.database
     cli(db, "user", "add", BEA["name"], input=BEA["password"] + "\n")
     sessions = [session_of(log_in(server.base_url)) for _ in range(2)]
+    token = {"Authorization": "Bearer " + cli(db, "token", "create", "script", "--user", TESTER["name"]).strip()}
     other = session_of(log_in(server.base_url, BEA))
-    for headers in (*sessions, other):
+    others_token = {"Authorization": "Bearer " + cli(db, "token", "create", "script", "--user", BEA["name"]).strip()}
+    for headers in (*sessions, token, other, others_token):
         assert entries(server.base_url, headers).status_code == 200
 
-    cli(db, "user", "passwd", TESTER["name"], input="a brand new password\n")
+    said = cli(db, "user", "passwd", TESTER["name"], input="a brand new password\n")
 
-    for headers in sessions:
+    # The two sessions above, and the one the test server's setup opened.
+    assert "3 sessions and 1 access token were ended" in said, said
+    for headers in (*sessions, token):
         refused = entries(server.base_url, headers)
         assert refused.status_code == 401 and refused.json()["error"] == "unauthenticated", refused.text
+    for headers in sessions:
         assert who(server.base_url, headers)["user"] is None
-    assert entries(server.base_url, other).status_code == 200, "bea's session is not tester's"
+    assert "script" not in cli(db, "token", "list", "--user", TESTER["name"])
+    for headers in (other, others_token):
+        assert entries(server.base_url, headers).status_code == 200, "bea's session and token are not tester's"
     assert log_in(server.base_url).status_code == 401, "the old password still works"
     assert log_in(server.base_url, {**TESTER, "password": "a brand new password"}).status_code == 200
 
