@@ -152,6 +152,28 @@ def test_five_wrong_passwords_lock_the_name_even_for_the_right_one(server):
     assert entries(server.base_url, auth_headers(server.base_url)).status_code == 200
 
 
+def test_wrong_passwords_sent_all_at_once_are_each_counted(server):
+    def attempt(_):
+        return log_in(server.base_url, WRONG).status_code
+
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        statuses = list(pool.map(attempt, range(40)))
+
+    assert statuses.count(401) == 5 and statuses.count(429) == 35, sorted(statuses)
+    assert log_in(server.base_url).status_code == 429, "the right password is tried only after the lock"
+
+
+def test_logging_in_to_ones_own_account_does_not_clear_an_addresss_failures(server):
+    cli(server.database, "user", "add", BEA["name"], input=BEA["password"] + "\n")
+    for n in range(4):
+        assert log_in(server.base_url, {"name": f"guess-{n}", "password": "password123"}).status_code == 401
+
+    assert log_in(server.base_url, BEA).status_code == 200
+
+    assert log_in(server.base_url, {"name": "guess-4", "password": "password123"}).status_code == 401
+    assert log_in(server.base_url, {"name": "guess-5", "password": "password123"}).status_code == 429
+
+
 def test_five_failures_from_an_address_lock_other_names_from_it(server):
     cli(server.database, "user", "add", BEA["name"], input=BEA["password"] + "\n")
     for n in range(5):

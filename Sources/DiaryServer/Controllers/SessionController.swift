@@ -60,17 +60,20 @@ struct SessionController {
         try origins.check(request)
         var request = request
         let credentials = try await request.decodeJSON(Credentials.self)
-        let subjects = ["name:" + credentials.name.lowercased(), "address:" + clientAddress(request, context)]
-        if try await accounts.recentLoginFailures(subjects, within: Self.throttleWindow) >= Self.allowedFailures {
+        // Counted before the password is checked, in one write: attempts that arrive together
+        // are each counted, and the sixth in a window is refused however they are timed.
+        // (No name longer than 64 characters is an account's: the rest is not kept.)
+        let subjects = ["name:" + User.nameKey(String(credentials.name.prefix(65))), "address:" + clientAddress(request, context)]
+        guard let attempt = try await accounts.reserveLoginAttempt(subjects, allowed: Self.allowedFailures, within: Self.throttleWindow) else {
             throw APIError(status: .tooManyRequests, code: "too_many_attempts",
                            message: "Too many failed logins: wait 15 minutes, then try again.",
                            headers: [.retryAfter: String(Int(Self.throttleWindow))])
         }
         guard let user = try await accounts.verify(name: credentials.name, password: credentials.password) else {
-            try await accounts.recordLoginFailure(subjects)
             // One message whether or not the name exists.
             throw APIError(status: .unauthorized, code: "bad_login", message: "The name or the password is wrong.")
         }
+        try await accounts.loginSucceeded(attempt)
         return try await startSession(for: user, request: request, status: .ok)
     }
 
