@@ -9,6 +9,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     case madeByNewerDiary(path: String)
     case readOnly(path: String)
     case busy(path: String)
+    case folder(path: String)
 
     public var description: String {
         switch self {
@@ -24,6 +25,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
             "Cannot write to the diary at \(path): the file or its folder is read-only."
         case .busy(let path):
             "The diary at \(path) is busy with another long write; try again in a moment."
+        case .folder(let path):
+            "\(path) is a folder, not a diary file; it was left untouched. Choose a file with --database."
         }
     }
 
