@@ -124,7 +124,7 @@ async function ensureSession(root, session) {
   }
   const account = await import('./account.js');
   locked = true;
-  return account.logIn(root, session.setupNeeded);
+  return account.logIn(root, session.setupNeeded, session.setupCodeNeeded === true);
 }
 
 /** Someone is logged in: what waits in the drafts goes first, then the screen is drawn. */
