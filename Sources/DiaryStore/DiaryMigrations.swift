@@ -93,19 +93,19 @@ enum DiaryMigrations {
             try db.execute(sql: "CREATE TABLE diary_change (owner_id INTEGER PRIMARY KEY, count INTEGER NOT NULL)")
         }
         migrator.registerMigration("v5-user-name-keys") { db in
-            // Each name's key: NFC, full case folding, NFC again (`User.nameKey`, written out here
-            // so that this migration never changes). A UNIQUE index on it keeps "Straße" and
-            // "STRASSE", or "é" composed and decomposed, from both being accounts; `name`'s NOCASE
-            // folded ASCII alone. Two accounts that already collide both stay: the older keeps the
+            // Each name's key: NFKC, full case folding, NFKC again (`User.nameKey`, written out
+            // here so that this migration never changes). A UNIQUE index on it keeps "Straße" and
+            // "STRASSE", "é" composed and decomposed, or full-width letters and ASCII, from both
+            // being accounts; `name`'s NOCASE folded ASCII alone. Two accounts that already collide both stay: the older keeps the
             // key (and every spelling of it), the newer has none and is found by its name exactly
             // as written. Nothing is renamed and no one is locked out.
             try db.execute(sql: "ALTER TABLE user ADD COLUMN name_key TEXT")
             var taken = Set<String>()
             for row in try Row.fetchAll(db, sql: "SELECT id, name FROM user ORDER BY id") {
                 let name: String = row["name"]
-                let key = name.precomposedStringWithCanonicalMapping
+                let key = name.precomposedStringWithCompatibilityMapping
                     .folding(options: [.caseInsensitive], locale: nil)
-                    .precomposedStringWithCanonicalMapping
+                    .precomposedStringWithCompatibilityMapping
                 guard taken.insert(key).inserted else { continue }
                 try db.execute(sql: "UPDATE user SET name_key = ? WHERE id = ?", arguments: [key, row["id"] as Int64])
             }

@@ -5,11 +5,12 @@ import GRDB
 import Testing
 
 /// Two names that look the same are one name: case, Unicode's composed and decomposed
-/// spellings, and full case folding ("STRASSE" and "straße") all lead to one account.
+/// spellings, full-width letters, and full case folding ("STRASSE" and "straße") all lead to one
+/// account.
 @Suite("User names in one normal form")
 struct UserNameTests {
     static let spellings: [[String]] = [
-        ["Mina", "mina", "MINA"],
+        ["Mina", "mina", "MINA", "\u{FF2D}\u{FF49}\u{FF4E}\u{FF41}"],
         ["Caf\u{E9}", "Cafe\u{301}", "CAF\u{C9}", "CAFE\u{301}"],
         ["stra\u{DF}e", "STRASSE", "Strasse"],
     ]
