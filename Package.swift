@@ -97,7 +97,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        .testTarget(name: "DiaryCLITests", dependencies: ["DiaryCore"]),
+        .testTarget(name: "DiaryCLITests", dependencies: ["DiaryCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "DiaryWeatherTests",
             dependencies: [

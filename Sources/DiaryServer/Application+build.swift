@@ -16,15 +16,19 @@ public struct ServerSettings: Sendable {
     public var bcryptCost: UInt8
     /// How long a client may take to send a request's headers (see `RequestHeadDeadline`).
     public var headerTimeout: Duration
+    /// The code a first account's setup from another computer must carry (see `SetupCode`).
+    public var setupCode: SetupCode?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, weather: (any WeatherProvider)? = nil,
-                trustProxy: Bool = false, bcryptCost: UInt8 = 12, headerTimeout: Duration = .seconds(30)) {
+                trustProxy: Bool = false, bcryptCost: UInt8 = 12, headerTimeout: Duration = .seconds(30),
+                setupCode: SetupCode? = nil) {
         self.host = host
         self.port = port
         self.weather = weather
         self.trustProxy = trustProxy
         self.bcryptCost = bcryptCost
         self.headerTimeout = headerTimeout
+        self.setupCode = setupCode
     }
 }
 
@@ -51,7 +55,7 @@ func buildRouter(database: DiaryDatabase, settings: ServerSettings, logger: Logg
     api.get("openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"], body: .init(byteBuffer: openAPI))
     }
-    SessionController(accounts: accounts, origins: origins).addRoutes(to: api)
+    SessionController(accounts: accounts, origins: origins, setupCode: settings.setupCode).addRoutes(to: api)
 
     let diary = api.group().add(middleware: RequireUserMiddleware(origins: origins))
     let diaries: @Sendable (UserID) -> SQLiteEntryStore = { database.entries(of: $0) }

@@ -16,8 +16,8 @@ public final class DiaryDatabase: Sendable {
     /// The file's path, for error messages.
     public let path: String
 
-    /// Opens the diary at `path`, creating it when there is none. A file that is not a diary is
-    /// refused, never overwritten. `checkpoints: .background` leaves copying the write-ahead log
+    /// Opens the diary at `path`, creating it (0600) when there is none. A file that is not a
+    /// diary is refused, never changed, not even its journal mode (see `DiaryFile`). `checkpoints: .background` leaves copying the write-ahead log
     /// into the file to `backgroundCheckpoints` (the server); `.inline` is SQLite's default.
     public convenience init(path: String, checkpoints: Checkpoints = .inline) throws {
         try self.init(path: path, checkpoints: checkpoints, waitingForLocks: 10)
@@ -39,6 +39,8 @@ public final class DiaryDatabase: Sendable {
             }
         }
         do {
+            // Before the pool, which would turn another program's file to WAL mode at once.
+            try DiaryFile.prepare(path)
             pool = try DatabasePool(path: path, configuration: configuration)
             commits = GroupCommit(pool: pool, searchIndex: searchIndex)
             try pool.read { db in try Self.checkIsDiary(db, path: path) }

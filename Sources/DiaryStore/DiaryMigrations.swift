@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The schema, one named migration at a time.
@@ -90,6 +91,25 @@ enum DiaryMigrations {
             // a statement with a trigger opens a statement journal, which makes FTS5 flush its
             // pending tokens to a new segment on every such statement (an import ran 2.5× slower).
             try db.execute(sql: "CREATE TABLE diary_change (owner_id INTEGER PRIMARY KEY, count INTEGER NOT NULL)")
+        }
+        migrator.registerMigration("v5-user-name-keys") { db in
+            // Each name's key: NFKC, full case folding, NFKC again (`User.nameKey`, written out
+            // here so that this migration never changes). A UNIQUE index on it keeps "Straße" and
+            // "STRASSE", "é" composed and decomposed, or full-width letters and ASCII, from both
+            // being accounts; `name`'s NOCASE folded ASCII alone. Two accounts that already collide both stay: the older keeps the
+            // key (and every spelling of it), the newer has none and is found by its name exactly
+            // as written. Nothing is renamed and no one is locked out.
+            try db.execute(sql: "ALTER TABLE user ADD COLUMN name_key TEXT")
+            var taken = Set<String>()
+            for row in try Row.fetchAll(db, sql: "SELECT id, name FROM user ORDER BY id") {
+                let name: String = row["name"]
+                let key = name.precomposedStringWithCompatibilityMapping
+                    .folding(options: [.caseInsensitive], locale: nil)
+                    .precomposedStringWithCompatibilityMapping
+                guard taken.insert(key).inserted else { continue }
+                try db.execute(sql: "UPDATE user SET name_key = ? WHERE id = ?", arguments: [key, row["id"] as Int64])
+            }
+            try db.execute(sql: "CREATE UNIQUE INDEX user_by_name_key ON user (name_key)")
         }
         migrator.registerMigration("v6-entry-ids-per-diary") { db in
             // An entry's id is unique within its diary, not across the file: before, importing a

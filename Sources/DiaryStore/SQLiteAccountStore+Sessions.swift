@@ -54,24 +54,45 @@ extension SQLiteAccountStore {
 
     // MARK: Login throttling
 
-    /// Failed logins recorded for `subjects` ("name:…", "address:…") in the last `window`.
-    public func recentLoginFailures(_ subjects: [String], within window: TimeInterval, now: Date = Date()) async throws -> Int {
+    /// Takes a place for one login attempt, before its password is checked: counts the attempts
+    /// recorded for each of `subjects` ("name:…", "address:…") in the last `window` and, if every
+    /// count is below `allowed`, records this one, all in one write. Attempts that arrive together
+    /// are counted one after another, so at most `allowed` passwords are ever tried per window
+    /// (checking first and recording after bcrypt let 50 parallel guesses all be tried).
+    /// `nil` when the attempt is refused.
+    public func reserveLoginAttempt(_ subjects: [String], allowed: Int, within window: TimeInterval,
+                                    now: Date = Date()) async throws -> LoginAttempt? {
+        let at = now.millisecondsSince1970
         let since = now.addingTimeInterval(-window).millisecondsSince1970
-        return try await database.read { db in
-            try subjects.map { subject in
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM login_failure WHERE subject = ? AND at > ?", arguments: [subject, since]) ?? 0
-            }.max() ?? 0
+        return try await database.write { db in
+            for subject in subjects {
+                let recent = try Int.fetchOne(db, sql: "SELECT count(*) FROM login_failure WHERE subject = ? AND at > ?",
+                                              arguments: [subject, since]) ?? 0
+                if recent >= allowed { return nil }
+            }
+            var rows: [Int64] = []
+            for subject in subjects {
+                try db.execute(sql: "INSERT INTO login_failure (subject, at) VALUES (?, ?)", arguments: [subject, at])
+                rows.append(db.lastInsertedRowID)
+            }
+            // Old attempts say nothing any more.
+            try db.execute(sql: "DELETE FROM login_failure WHERE at < ?", arguments: [at - 24 * 3_600_000])
+            return LoginAttempt(rows: rows)
         }
     }
 
-    public func recordLoginFailure(_ subjects: [String], now: Date = Date()) async throws {
-        let at = now.millisecondsSince1970
+    /// A login that succeeded does not count: its own place is given back. The failures before
+    /// it still count, so someone with an account of their own cannot clear their address's
+    /// failures by logging in to it between guesses.
+    public func loginSucceeded(_ attempt: LoginAttempt) async throws {
         try await database.write { db in
-            for subject in subjects {
-                try db.execute(sql: "INSERT INTO login_failure (subject, at) VALUES (?, ?)", arguments: [subject, at])
-            }
-            // Old failures say nothing any more.
-            try db.execute(sql: "DELETE FROM login_failure WHERE at < ?", arguments: [at - 24 * 3_600_000])
+            for row in attempt.rows { try db.execute(sql: "DELETE FROM login_failure WHERE rowid = ?", arguments: [row]) }
         }
     }
+}
+
+/// A login attempt counted by the throttle (see `reserveLoginAttempt`); it stays counted as a
+/// failure unless `loginSucceeded` gives it back.
+public struct LoginAttempt: Sendable {
+    let rows: [Int64]
 }

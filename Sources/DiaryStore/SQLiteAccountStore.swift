@@ -31,10 +31,18 @@ public struct SQLiteAccountStore: Sendable {
         try await database.read { db in try Row.fetchAll(db, sql: "SELECT id, name, created_at FROM user ORDER BY name").map { Self.user($0) } }
     }
 
+    /// The account with this name in any spelling of it (see `User.nameKey`).
     public func user(named name: String) async throws -> User? {
-        try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT id, name, created_at FROM user WHERE name = ?", arguments: [name]).map { Self.user($0) }
-        }
+        try await database.read { db in try Self.findUser(named: name, columns: "id, name, created_at", db).map { Self.user($0) } }
+    }
+
+    /// The row of the account named `name`: the one whose name is exactly that, else the one
+    /// holding its key. Two accounts made before keys existed may share one (the migration
+    /// "v5-user-name-keys" left the newer without it); each is still found by its own spelling.
+    static func findUser(named name: String, columns: String, _ db: Database) throws -> Row? {
+        try Row.fetchOne(db, sql: """
+            SELECT \(columns) FROM user WHERE name = ?1 OR name_key = ?2 ORDER BY name = ?1 DESC, id LIMIT 1
+            """, arguments: [name, User.nameKey(name)])
     }
 
     /// Adds an account. The first account adopts the entries written before any existed.
@@ -47,10 +55,10 @@ public struct SQLiteAccountStore: Sendable {
         return try await database.write { db in
             let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM user") ?? 0
             if onlyIfFirst && existing > 0 { throw AccountError.alreadySetUp }
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE name = ?", arguments: [name]) == true {
-                throw AccountError.nameTaken(name)
-            }
-            try db.execute(sql: "INSERT INTO user (name, password_hash, created_at) VALUES (?, ?, ?)", arguments: [name, hash, now])
+            // Kept as first written, for display; found, and kept unique, by its key.
+            if try Self.findUser(named: name, columns: "id", db) != nil { throw AccountError.nameTaken(name) }
+            try db.execute(sql: "INSERT INTO user (name, name_key, password_hash, created_at) VALUES (?, ?, ?, ?)",
+                           arguments: [name, User.nameKey(name), hash, now])
             let id = UserID(rawValue: db.lastInsertedRowID)
             if existing == 0 {
                 try db.execute(sql: "UPDATE entry SET owner_id = ? WHERE owner_id = ?", arguments: [id.rawValue, UserID.localOwner.rawValue])
@@ -61,16 +69,28 @@ public struct SQLiteAccountStore: Sendable {
         }
     }
 
-    /// Changes a password and ends every session of that user.
-    public func setPassword(name: String, password: String) async throws {
+    /// What changing a password ended.
+    public struct PasswordChange: Sendable, Equatable {
+        public var endedSessions: Int
+        public var endedTokens: Int
+    }
+
+    /// Changes a password and ends every session and every access token of that user, in the
+    /// same transaction: whoever knew the old password may have logged in or made a token with
+    /// it, and a new password must shut them out.
+    @discardableResult
+    public func setPassword(name: String, password: String) async throws -> PasswordChange {
         try User.checkPassword(password)
         let hash = try await PasswordHashing.hash(password, cost: bcryptCost)
-        try await database.write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE name = ?", arguments: [name]) else {
+        return try await database.write { db in
+            guard let id: Int64 = try Self.findUser(named: name, columns: "id", db)?["id"] else {
                 throw AccountError.noSuchUser(name)
             }
             try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [hash, id])
             try db.execute(sql: "DELETE FROM session WHERE user_id = ?", arguments: [id])
+            let sessions = db.changesCount
+            try db.execute(sql: "DELETE FROM access_token WHERE user_id = ?", arguments: [id])
+            return PasswordChange(endedSessions: sessions, endedTokens: db.changesCount)
         }
     }
 
@@ -78,7 +98,7 @@ public struct SQLiteAccountStore: Sendable {
     /// bcrypt work as a known one, so timing does not tell whether a name exists.
     public func verify(name: String, password: String) async throws -> User? {
         let found = try await database.read { db -> (User, String)? in
-            try Row.fetchOne(db, sql: "SELECT id, name, created_at, password_hash FROM user WHERE name = ?", arguments: [name])
+            try Self.findUser(named: name, columns: "id, name, created_at, password_hash", db)
                 .map { (Self.user($0), $0["password_hash"] as String) }
         }
         let matches = try await PasswordHashing.verify(password, hash: found?.1)

@@ -3,9 +3,14 @@ import GRDB
 
 extension SQLiteEntryStore {
     /// Copies the live diary to a new file at `path` with SQLite's online backup: a consistent
-    /// snapshot, taken while writers go on. An existing file is never overwritten.
+    /// snapshot, taken while writers go on. An existing file is never overwritten. The copy is
+    /// made 0600 before SQLite writes a byte of it: a backup is as private as the diary.
     public func backup(to path: String) async throws {
-        guard !FileManager.default.fileExists(atPath: path) else { throw BackupError.exists(path) }
+        do {
+            try OwnerOnlyFile.create(atPath: path).close()
+        } catch let error as OwnerOnlyFileError {
+            throw error.isExisting ? BackupError.exists(path) : StoreError.cannotOpen(path: path, reason: error.description)
+        }
         do {
             let copy = try DatabaseQueue(path: path)
             try await pool.backup(to: copy)

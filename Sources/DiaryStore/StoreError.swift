@@ -9,6 +9,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     case madeByNewerDiary(path: String)
     case readOnly(path: String)
     case busy(path: String)
+    case folder(path: String)
+    /// SQLite's SQLITE_FULL: the write was rolled back whole.
+    case diskFull(path: String)
 
     public var description: String {
         switch self {
@@ -24,6 +27,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
             "Cannot write to the diary at \(path): the file or its folder is read-only."
         case .busy(let path):
             "The diary at \(path) is busy with another long write; try again in a moment."
+        case .folder(let path):
+            "\(path) is a folder, not a diary file; it was left untouched. Choose a file with --database."
+        case .diskFull(let path):
+            "The disk holding the diary at \(path) is full: this change was not saved, and everything saved before is intact. Free some space, then try again."
         }
     }
 
@@ -41,6 +48,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
             return StoreError.readOnly(path: path)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return StoreError.busy(path: path)
+        case .SQLITE_FULL:
+            return StoreError.diskFull(path: path)
         default:
             return error
         }

@@ -24,13 +24,14 @@ struct StoreOptions: ParsableArguments {
         return dataHome + "/diary/diary.sqlite"
     }
 
-    /// Opens the diary file, creating the default folder on first use. A path given explicitly
-    /// must have its folder already: a typo should be an error, not a new empty diary elsewhere.
+    /// Opens the diary file, creating the default folder (0700, the owner's alone) on first use.
+    /// A path given explicitly must have its folder already: a typo should be an error, not a
+    /// new empty diary elsewhere.
     func openDatabase(checkpoints: DiaryDatabase.Checkpoints = .inline) throws -> DiaryDatabase {
         let path = databasePath()
         if database == nil && ProcessInfo.processInfo.environment["DIARY_DATABASE"] == nil {
             let folder = (path as NSString).deletingLastPathComponent
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try? OwnerOnlyFile.makeFolders(folder)
         }
         return try DiaryDatabase(path: path, checkpoints: checkpoints)
     }

@@ -1,4 +1,5 @@
 import DiaryCore
+import DiaryStore
 import Foundation
 
 /// Text that is not given as arguments: piped in, or written in the writer's editor.
@@ -23,8 +24,11 @@ enum TextInput {
         let environment = ProcessInfo.processInfo.environment
         let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("diary-\(UUID().diaryString).txt")
-        try initial.write(to: file, atomically: true, encoding: .utf8)
+        // 0600, made new: /tmp is shared, and the text is the diary's.
+        let handle = try OwnerOnlyFile.create(atPath: file.path)
         defer { try? FileManager.default.removeItem(at: file) }
+        try handle.write(contentsOf: Data(initial.utf8))
+        try handle.close()
         // Through the shell, so an editor given with arguments ("code --wait") works.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -25,12 +25,22 @@ struct DiaryProcess {
     /// `diary ARGS` with this test's database, `LANG`, UTC, and `input` piped to standard input.
     @discardableResult
     func run(_ arguments: [String], input: String = "", language: String = "en_US.UTF-8", environment: [String: String] = [:]) throws -> Result {
+        try run(executable: Self.binary, arguments, input: input, language: language, environment: environment)
+    }
+
+    /// A shell command run as `run` runs `diary` (say `umask 000; "$DIARY" new …`): `$DIARY` is
+    /// the binary.
+    @discardableResult
+    func shell(_ command: String, input: String = "", environment: [String: String] = [:]) throws -> Result {
+        try run(executable: "/bin/sh", ["-c", command], input: input, environment: environment.merging(["DIARY": Self.binary]) { $1 })
+    }
+
+    private func run(executable: String, _ arguments: [String], input: String, language: String = "en_US.UTF-8",
+                     environment: [String: String]) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        var env = ["LANG": language, "TZ": "UTC", "HOME": folder.path, "PATH": "/usr/bin:/bin", "DIARY_DATABASE": database]
-        env.merge(environment) { $1 }
-        process.environment = env.filter { !$0.value.isEmpty }
+        process.environment = self.environment(language: language, environment)
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
@@ -43,6 +53,14 @@ struct DiaryProcess {
         process.waitUntilExit()
         return Result(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
                       error: String(decoding: error, as: UTF8.self))
+    }
+
+    /// The environment a test's `diary` runs with: `environment` over the defaults; an empty
+    /// value removes a variable.
+    func environment(language: String = "en_US.UTF-8", _ environment: [String: String] = [:]) -> [String: String] {
+        var env = ["LANG": language, "TZ": "UTC", "HOME": folder.path, "PATH": "/usr/bin:/bin", "DIARY_DATABASE": database]
+        env.merge(environment) { $1 }
+        return env.filter { !$0.value.isEmpty }
     }
 
     /// The entries as `diary list --json` gives them.

@@ -177,12 +177,18 @@ struct SetupTests {
         let database = try DiaryDatabase(path: folder.appendingPathComponent("diary.sqlite").path)
         // Written with the command line before any account: the local owner's.
         _ = try await database.entries(of: .localOwner).create(try EntryText(title: "From the terminal", body: ""), id: UUID())
-        let app = buildApplication(database: database, settings: ServerSettings(port: 0, bcryptCost: 4), logger: .init(label: "test"))
+        let code = SetupCode()
+        let app = buildApplication(database: database, settings: ServerSettings(port: 0, bcryptCost: 4, setupCode: code), logger: .init(label: "test"))
+        // A request in memory comes from no address, so not from this computer: it needs the code.
         try await app.test(.router) { client in
             let before = try await client.execute(uri: "/api/v1/session", method: .get)
             #expect(String(buffer: before.body).contains("\"setupNeeded\":true"))
+            #expect(String(buffer: before.body).contains("\"setupCodeNeeded\":true"))
+            let refused = try await client.execute(uri: "/api/v1/setup", method: .post, headers: [.contentType: "application/json"],
+                                                   body: ByteBuffer(string: #"{"name":"mina","password":"long enough"}"#))
+            #expect(refused.status == .forbidden)
             let created = try await client.execute(uri: "/api/v1/setup", method: .post, headers: [.contentType: "application/json"],
-                                                  body: ByteBuffer(string: #"{"name":"mina","password":"long enough"}"#))
+                                                   body: ByteBuffer(string: #"{"name":"mina","password":"long enough","setupCode":"\#(code.printed)"}"#))
             #expect(created.status == .created)
             let cookie = String(try #require(created.headers[.setCookie]).prefix { $0 != ";" })
             let list = try await client.execute(uri: "/api/v1/entries", method: .get, headers: [.cookie: cookie])

@@ -44,6 +44,40 @@ struct GroupCommitTests {
         #expect(kept == (0..<30).filter { $0 != 7 && $0 != 20 })
     }
 
+    @Test("Saves that do not fit on a full disk each fail saying so, nothing stored is lost, and saves work once there is room")
+    func fullDisk() async throws {
+        let database = try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
+        let store = database.entries(of: .localOwner)
+        let kept = try await store.create(try EntryText(title: "Kept", body: "written before the disk filled"), id: UUID())
+        // A full disk, as SQLite sees one: the file may not grow by another page (SQLITE_FULL).
+        try await database.write { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            try db.execute(sql: "PRAGMA max_page_count = \(pages)")
+        }
+        let busy = Task { try await database.write { _ in Thread.sleep(forTimeInterval: 0.3) } }
+        try await Task.sleep(for: .milliseconds(50))
+        let big = String(repeating: "No room for these words. ", count: 8_000)
+        let outcomes = await withTaskGroup(of: (any Error)?.self) { group in
+            for number in 0..<8 {
+                group.addTask {
+                    do {
+                        _ = try await store.create(try EntryText(title: "Day \(number)", body: big), id: UUID())
+                        return nil
+                    } catch { return error }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        try await busy.value
+
+        for outcome in outcomes { #expect(outcome as? StoreError == .diskFull(path: database.path)) }
+        #expect(try await store.entry(id: kept.id) == kept)
+        try await database.write { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
+        _ = try await store.create(try EntryText(title: "Room again", body: big), id: UUID())
+        #expect(try await store.count() == 2)
+        #expect(try await database.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+    }
+
     @Test("Saves of one batch, several of the same entry and older entries after newer ones, leave search finding exactly the last words")
     func batchedSavesKeepSearchExact() async throws {
         let database = try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)

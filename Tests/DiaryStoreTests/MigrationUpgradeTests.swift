@@ -39,7 +39,7 @@ struct MigrationUpgradeTests {
         #expect(try await store.search("serenity", limit: 50).count == 15)
         #expect(try await store.search("일기", limit: 50).map(\.entry.title) == ["Edited in v1"])
         let migrations = try await DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(migrations == ["v1-entries", "v2-weather", "v3-accounts", "v4-change-counts", "v6-entry-ids-per-diary"])
+        #expect(migrations == ["v1-entries", "v2-weather", "v3-accounts", "v4-change-counts", "v5-user-name-keys", "v6-entry-ids-per-diary"])
         // v2: old entries have no weather, and can be given some.
         let old = try #require(before.first.flatMap { UUID(uuidString: $0["id"]) })
         #expect(try await store.entry(id: old)?.weather == nil)

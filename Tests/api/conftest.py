@@ -45,13 +45,14 @@ class Server:
     """`diary serve` with weather off, unless `open_meteo_url` names a (local, fake)
     Open-Meteo: no test ever reaches the internet."""
 
-    def __init__(self, workdir: Path, open_meteo_url: Optional[str] = None, extra_args: tuple = ()):
+    def __init__(self, workdir: Path, open_meteo_url: Optional[str] = None, extra_args: tuple = (),
+                 host: str = "127.0.0.1"):
         if not BINARY.exists():
             pytest.fail(f"no server binary at {BINARY}: build it (swift build) or set DIARY_BIN")
         self.port = _free_port()
         self.database = workdir / "diary.sqlite"
         self.log_path = workdir / "server.log"
-        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.base_url = f"http://{host}:{self.port}"
         self._log = open(self.log_path, "wb")
         env = {k: v for k, v in os.environ.items() if not k.startswith("DIARY_")}
         env["DIARY_BCRYPT_COST"] = "4"  # a quick hash: tests log in often
@@ -61,7 +62,7 @@ class Server:
         else:
             weather = ["--weather", "off"]
         self.process = subprocess.Popen(
-            [str(BINARY), "serve", "--host", "127.0.0.1", "--port", str(self.port),
+            [str(BINARY), "serve", "--host", host, "--port", str(self.port),
              "--database", str(self.database), *weather, *extra_args],
             stdout=self._log,
             stderr=subprocess.STDOUT,
@@ -161,8 +162,8 @@ def _starter(folder):
     """start(*extra_args, log_in=True) -> a running Server on a new diary; and the list of them."""
     started = []
 
-    def start(*extra_args: str, log_in: bool = True) -> Server:
-        srv = Server(folder(), extra_args=tuple(extra_args))
+    def start(*extra_args: str, log_in: bool = True, host: str = "127.0.0.1") -> Server:
+        srv = Server(folder(), extra_args=tuple(extra_args), host=host)
         started.append(srv)
         srv.wait_ready()
         if log_in:
@@ -179,7 +180,8 @@ def _stop_all(started) -> None:
 
 @pytest.fixture
 def start_server(tmp_path_factory):
-    """Starts more servers (say with --trust-proxy, or without an account: log_in=False)."""
+    """Starts more servers (say with --trust-proxy, or without an account: log_in=False, or
+    listening on another address: host=…)."""
     start, started = _starter(lambda: tmp_path_factory.mktemp("server"))
     yield start
     _stop_all(started)

@@ -96,21 +96,28 @@ def test_logging_out_ends_that_session_and_no_other(server):
     assert entries(server.base_url, second).status_code == 200
 
 
-def test_a_new_password_ends_every_session_of_that_user(server):
+def test_a_new_password_ends_every_session_and_access_token_of_that_user(server):
     db = server.database
     cli(db, "user", "add", BEA["name"], input=BEA["password"] + "\n")
     sessions = [session_of(log_in(server.base_url)) for _ in range(2)]
+    token = {"Authorization": "Bearer " + cli(db, "token", "create", "script", "--user", TESTER["name"]).strip()}
     other = session_of(log_in(server.base_url, BEA))
-    for headers in (*sessions, other):
+    others_token = {"Authorization": "Bearer " + cli(db, "token", "create", "script", "--user", BEA["name"]).strip()}
+    for headers in (*sessions, token, other, others_token):
         assert entries(server.base_url, headers).status_code == 200
 
-    cli(db, "user", "passwd", TESTER["name"], input="a brand new password\n")
+    said = cli(db, "user", "passwd", TESTER["name"], input="a brand new password\n")
 
-    for headers in sessions:
+    # The two sessions above, and the one the test server's setup opened.
+    assert "3 sessions and 1 access token were ended" in said, said
+    for headers in (*sessions, token):
         refused = entries(server.base_url, headers)
         assert refused.status_code == 401 and refused.json()["error"] == "unauthenticated", refused.text
+    for headers in sessions:
         assert who(server.base_url, headers)["user"] is None
-    assert entries(server.base_url, other).status_code == 200, "bea's session is not tester's"
+    assert "script" not in cli(db, "token", "list", "--user", TESTER["name"])
+    for headers in (other, others_token):
+        assert entries(server.base_url, headers).status_code == 200, "bea's session and token are not tester's"
     assert log_in(server.base_url).status_code == 401, "the old password still works"
     assert log_in(server.base_url, {**TESTER, "password": "a brand new password"}).status_code == 200
 
@@ -143,6 +150,28 @@ def test_five_wrong_passwords_lock_the_name_even_for_the_right_one(server):
     assert log_in(server.base_url, {**TESTER, "name": TESTER["name"].upper()}).status_code == 429
     # A session that was already open is not affected.
     assert entries(server.base_url, auth_headers(server.base_url)).status_code == 200
+
+
+def test_wrong_passwords_sent_all_at_once_are_each_counted(server):
+    def attempt(_):
+        return log_in(server.base_url, WRONG).status_code
+
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        statuses = list(pool.map(attempt, range(40)))
+
+    assert statuses.count(401) == 5 and statuses.count(429) == 35, sorted(statuses)
+    assert log_in(server.base_url).status_code == 429, "the right password is tried only after the lock"
+
+
+def test_logging_in_to_ones_own_account_does_not_clear_an_addresss_failures(server):
+    cli(server.database, "user", "add", BEA["name"], input=BEA["password"] + "\n")
+    for n in range(4):
+        assert log_in(server.base_url, {"name": f"guess-{n}", "password": "password123"}).status_code == 401
+
+    assert log_in(server.base_url, BEA).status_code == 200
+
+    assert log_in(server.base_url, {"name": "guess-4", "password": "password123"}).status_code == 401
+    assert log_in(server.base_url, {"name": "guess-5", "password": "password123"}).status_code == 429
 
 
 def test_five_failures_from_an_address_lock_other_names_from_it(server):

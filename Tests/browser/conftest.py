@@ -66,6 +66,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
         self.auth = {}  # the session cookie and CSRF token api() sends
+        self.extra_args = []  # more options for `diary serve` (say --trust-proxy)
 
     def start(self):
         log = open(self.log_path, "ab")
@@ -79,7 +80,7 @@ class Server:
             env["DIARY_OPEN_METEO_URL"] = self.open_meteo_url
         self.process = subprocess.Popen(
             [DIARY_BIN, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--database", str(self.database),
-             *weather],
+             *weather, *self.extra_args],
             stdout=log, stderr=subprocess.STDOUT, env=env,
         )
         deadline = time.monotonic() + 30

@@ -28,6 +28,18 @@ public struct User: Hashable, Sendable {
         guard (1...64).contains(name.count), allowed else { throw .badName(name) }
     }
 
+    /// The form in which two names are the same name: NFKC, then Unicode's full case folding,
+    /// then NFKC again (folding can undo a composition), as Unicode's NFKC_Casefold for
+    /// identifiers. "Mina", "mina" and the full-width "Ｍｉｎａ", "é" typed as one character or as
+    /// "e" and an accent, "STRASSE" and "straße" all have one key. Accounts are found by it, and no
+    /// two accounts share one. `lowercased()` is not a full fold ("ß" stays), NFC alone leaves
+    /// full-width letters apart, and SQLite's NOCASE folds ASCII alone.
+    public static func nameKey(_ name: String) -> String {
+        name.precomposedStringWithCompatibilityMapping
+            .folding(options: [.caseInsensitive], locale: nil)
+            .precomposedStringWithCompatibilityMapping
+    }
+
     public static let minimumPasswordLength = 8
 
     public static func checkPassword(_ password: String) throws(AccountError) {

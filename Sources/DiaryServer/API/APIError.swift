@@ -24,6 +24,12 @@ struct APIError: HTTPResponseError {
         var current: Entry?
     }
 
+    /// A write SQLite refused with SQLITE_FULL: rolled back whole, so nothing stored is damaged.
+    /// 507, not 503: the web app keeps the text and tries again, and the writer learns why.
+    static let diskFull = APIError(
+        status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full",
+        message: "The server's disk is full: this change was not saved, and everything saved before is intact. It can be saved once space is freed.")
+
     static func badRequest(_ message: String) -> APIError { APIError(status: .badRequest, code: "bad_request", message: message) }
 
     /// The API's answer for any error a handler throws.
@@ -37,6 +43,8 @@ struct APIError: HTTPResponseError {
             return from(error)
         case let error as AccountError:
             return APIError(status: error == .alreadySetUp ? .conflict : .badRequest, code: "bad_account", message: error.description)
+        case StoreError.diskFull:
+            return .diskFull
         case let error as StoreError:
             return APIError(status: .serviceUnavailable, code: "storage_unavailable", message: error.description)
         default:

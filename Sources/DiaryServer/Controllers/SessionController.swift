@@ -8,6 +8,9 @@ import Hummingbird
 struct SessionController {
     let accounts: SQLiteAccountStore
     let origins: OriginCheck
+    /// Printed by `diary serve` on a diary with no account: a setup from another computer needs
+    /// it (see `SetupCode`). `nil`: only this computer may set up.
+    var setupCode: SetupCode? = nil
 
     /// After this many failed logins for a name or from an address within `throttleWindow`,
     /// further attempts are refused until the window has passed.
@@ -34,22 +37,27 @@ struct SessionController {
         var csrfToken: String?
         /// True on a new diary with no account yet: the web app shows the setup form.
         var setupNeeded: Bool
+        /// Present (true) when that setup must carry the code `diary serve` printed.
+        var setupCodeNeeded: Bool? = nil
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(user, forKey: .user)
             try container.encode(csrfToken, forKey: .csrfToken)
             try container.encode(setupNeeded, forKey: .setupNeeded)
+            try container.encodeIfPresent(setupCodeNeeded, forKey: .setupCodeNeeded)
         }
 
-        enum CodingKeys: String, CodingKey { case user, csrfToken, setupNeeded }
+        enum CodingKeys: String, CodingKey { case user, csrfToken, setupNeeded, setupCodeNeeded }
     }
 
     /// Who is logged in, if anyone: a page opening asks this first, and an answer of no one is
     /// not an error (the page then shows the login, or the setup on a new diary).
     @Sendable func current(_ request: Request, context: DiaryRequestContext) async throws -> Response {
         guard let identity = context.identity else {
-            return try JSONResponse.make(SessionBody(user: nil, csrfToken: nil, setupNeeded: try await accounts.userCount() == 0))
+            let needed = try await accounts.userCount() == 0
+            return try JSONResponse.make(SessionBody(user: nil, csrfToken: nil, setupNeeded: needed,
+                                                     setupCodeNeeded: setupCodeNeeded(needed, request, context)))
         }
         var csrf: String?
         if case .session(let session, _) = identity { csrf = session.csrfToken }
@@ -60,17 +68,20 @@ struct SessionController {
         try origins.check(request)
         var request = request
         let credentials = try await request.decodeJSON(Credentials.self)
-        let subjects = ["name:" + credentials.name.lowercased(), "address:" + clientAddress(request, context)]
-        if try await accounts.recentLoginFailures(subjects, within: Self.throttleWindow) >= Self.allowedFailures {
+        // Counted before the password is checked, in one write: attempts that arrive together
+        // are each counted, and the sixth in a window is refused however they are timed.
+        // (No name longer than 64 characters is an account's: the rest is not kept.)
+        let subjects = ["name:" + User.nameKey(String(credentials.name.prefix(65))), "address:" + clientAddress(request, context)]
+        guard let attempt = try await accounts.reserveLoginAttempt(subjects, allowed: Self.allowedFailures, within: Self.throttleWindow) else {
             throw APIError(status: .tooManyRequests, code: "too_many_attempts",
                            message: "Too many failed logins: wait 15 minutes, then try again.",
                            headers: [.retryAfter: String(Int(Self.throttleWindow))])
         }
         guard let user = try await accounts.verify(name: credentials.name, password: credentials.password) else {
-            try await accounts.recordLoginFailure(subjects)
             // One message whether or not the name exists.
             throw APIError(status: .unauthorized, code: "bad_login", message: "The name or the password is wrong.")
         }
+        try await accounts.loginSucceeded(attempt)
         return try await startSession(for: user, request: request, status: .ok)
     }
 
@@ -82,10 +93,14 @@ struct SessionController {
         return response
     }
 
-    struct SetupNeeded: Encodable { var needed: Bool }
+    struct SetupNeeded: Encodable {
+        var needed: Bool
+        var codeNeeded: Bool?
+    }
 
     @Sendable func setupNeeded(_ request: Request, context: DiaryRequestContext) async throws -> Response {
-        try JSONResponse.make(SetupNeeded(needed: try await accounts.userCount() == 0))
+        let needed = try await accounts.userCount() == 0
+        return try JSONResponse.make(SetupNeeded(needed: needed, codeNeeded: setupCodeNeeded(needed, request, context)))
     }
 
     /// Makes the first account, which adopts every entry already in the file. Gone (404) once
@@ -94,12 +109,16 @@ struct SessionController {
         try origins.check(request)
         guard try await accounts.userCount() == 0 else { throw APIError.setupGone }
         var request = request
-        let credentials = try await request.decodeJSON(Credentials.self)
+        let credentials = try await request.decodeJSON(SetupCredentials.self)
+        let codeTaken = try takeSetupCode(credentials.setupCode, request, context)
         let user: User
         do {
             user = try await accounts.addUser(name: credentials.name, password: credentials.password, onlyIfFirst: true)
         } catch AccountError.alreadySetUp {
             throw APIError.setupGone
+        } catch {
+            if codeTaken { setupCode?.giveBack() }  // nothing was made: the code still stands
+            throw error
         }
         return try await startSession(for: user, request: request, status: .created)
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DiaryCore
+import DiaryStore
 import Foundation
 
 struct ExportCommand: AsyncParsableCommand {
@@ -21,14 +22,16 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try await options.openStore()
         // Written beside the target and moved into place at the end: a failed export never
-        // leaves half a file where a good one was.
+        // leaves half a file where a good one was. Made 0600: the export is the whole diary.
         let temporary = output.map { $0 + ".partial-\(ProcessInfo.processInfo.processIdentifier)" }
         let handle: FileHandle
         if let temporary {
-            guard FileManager.default.createFile(atPath: temporary, contents: nil),
-                  let file = FileHandle(forWritingAtPath: temporary)
-            else { throw FileError.unwritable(output!, "the folder is missing or read-only") }
-            handle = file
+            _ = try? FileManager.default.removeItem(atPath: temporary)  // left by a crashed export
+            do {
+                handle = try OwnerOnlyFile.create(atPath: temporary)
+            } catch {
+                throw FileError.unwritable(output!, "the folder is missing or read-only")
+            }
         } else {
             handle = FileHandle.standardOutput
         }

@@ -36,11 +36,15 @@ struct ServeCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         // The server checkpoints in the background, so no autosave waits for a checkpoint's sync.
         let database = try options.openDatabase(checkpoints: .background)
+        // A diary with no account yet: whoever sets it up owns it. From another computer that
+        // takes this code, which only the person who started the server sees.
+        let setupCode = try await SQLiteAccountStore(database: database).userCount() == 0 ? SetupCode() : nil
         let settings = ServerSettings(
             host: host, port: port, weather: provider,
             trustProxy: trustProxy || environment["DIARY_TRUST_PROXY"] == "1",
             bcryptCost: try PasswordSettings.bcryptCost(environment: environment),
-            headerTimeout: .seconds(headerTimeout))
+            headerTimeout: .seconds(headerTimeout),
+            setupCode: setupCode)
         var logger = Logger(label: "diary")
         logger.logLevel = .info
         let host = self.host
@@ -48,6 +52,13 @@ struct ServeCommand: AsyncParsableCommand {
         let app = buildApplication(database: database, settings: settings, logger: logger) { port in
             // Written straight to the file descriptor: a pipe would otherwise hold it in a buffer.
             FileHandle.standardOutput.write(Data("Diary is at http://\(host):\(port)/ (database: \(path)). Press Ctrl-C to stop.\n".utf8))
+            if let setupCode {
+                FileHandle.standardOutput.write(Data("""
+                    This diary has no account yet: open the address above to make the first one.
+                    From another computer, the setup page asks for this one-time code: \(setupCode.printed)
+
+                    """.utf8))
+            }
         }
         let checkpoints = Task { await database.backgroundCheckpoints().run() }
         defer { checkpoints.cancel() }

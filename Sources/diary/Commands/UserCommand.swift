@@ -32,7 +32,7 @@ struct UserCommand: AsyncParsableCommand {
 
     struct Passwd: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "passwd", abstract: "Change an account's password, and log it out everywhere.")
+            commandName: "passwd", abstract: "Change an account's password, and end every session and access token of it.")
 
         @OptionGroup var options: StoreOptions
         @Argument(help: "The account's name.")
@@ -42,8 +42,13 @@ struct UserCommand: AsyncParsableCommand {
             let accounts = SQLiteAccountStore(database: try options.openDatabase(), bcryptCost: try PasswordSettings.bcryptCost(environment: ProcessInfo.processInfo.environment))
             guard try await accounts.user(named: name) != nil else { throw AccountError.noSuchUser(name) }
             let password = try PasswordInput.read(prompt: "New password for \(name): ", confirm: true)
-            try await accounts.setPassword(name: name, password: password)
-            print("Changed the password of \(name); every session of theirs has ended.")
+            let change = try await accounts.setPassword(name: name, password: password)
+            print("Changed the password of \(name); \(Self.counted(change.endedSessions, "session")) and \(Self.counted(change.endedTokens, "access token")) were ended.")
+        }
+
+        /// "1 session", "2 access tokens".
+        static func counted(_ count: Int, _ thing: String) -> String {
+            "\(count) \(thing)\(count == 1 ? "" : "s")"
         }
     }
 

@@ -20,6 +20,8 @@ const words = {
     loginTitle: 'Diary',
     loginHint: 'Log in to read and write your diary.',
     name: 'Name', password: 'Password',
+    setupCode: 'Setup code',
+    setupCodeHint: 'From another computer, also enter the setup code that `diary serve` printed in its terminal.',
     create: 'Create the account', logIn: 'Log in',
     logOut: 'Log out',
     loggedInAs: (name) => `Logged in as ${name}`,
@@ -33,6 +35,8 @@ const words = {
     loginTitle: '일기장',
     loginHint: '일기장을 보려면 로그인하세요.',
     name: '이름', password: '비밀번호',
+    setupCode: '설정 코드',
+    setupCodeHint: '다른 컴퓨터에서 설정할 때는 `diary serve`가 터미널에 보여 준 설정 코드도 입력하세요.',
     create: '계정 만들기', logIn: '로그인',
     logOut: '로그아웃',
     loggedInAs: (name) => `${name} 계정으로 로그인했어요`,
@@ -42,6 +46,7 @@ const words = {
     errors: {
       bad_login: '이름이나 비밀번호가 틀렸어요.',
       too_many_attempts: '로그인에 여러 번 실패했어요. 15분 뒤에 다시 해 보세요.',
+      setup_code: '설정 코드가 맞지 않아요. `diary serve`가 터미널에 보여 준 코드를 입력하세요.',
       offline: '서버에 연결하지 못했어요. 잠시 뒤에 다시 해 보세요.',
     },
   },
@@ -50,13 +55,15 @@ const w = words[lang] ?? words.en;
 
 /**
  * Draws the setup form (`setupNeeded`, from the server's answer that no one is logged in) or
- * the login form; resolves with the session once someone is logged in.
+ * the login form; resolves with the session once someone is logged in. `codeNeeded`: the server
+ * says this browser is on another computer, so the setup must carry the code `diary serve`
+ * printed.
  */
-export function logIn(root, setupNeeded) {
-  return new Promise((resolve) => drawForm(root, setupNeeded, resolve));
+export function logIn(root, setupNeeded, codeNeeded = false) {
+  return new Promise((resolve) => drawForm(root, setupNeeded, resolve, codeNeeded));
 }
 
-function drawForm(root, isSetup, done) {
+function drawForm(root, isSetup, done, codeNeeded = false) {
   const form = document.createElement('form');
   form.className = 'account column';
   const heading = document.createElement('h1');
@@ -66,6 +73,12 @@ function drawForm(root, isSetup, done) {
   const name = field(w.name, 'text', 'username');
   const password = field(w.password, 'password', isSetup ? 'new-password' : 'current-password');
   if (isSetup) password.input.minLength = 8;
+  const code = isSetup && codeNeeded ? field(w.setupCode, 'text', 'off') : null;
+  if (code) {
+    hint.textContent += ' ' + w.setupCodeHint;
+    code.input.spellcheck = false;
+    code.input.autocapitalize = 'characters';
+  }
   const error = document.createElement('p');
   error.className = 'account-error';
   error.setAttribute('role', 'alert');
@@ -73,7 +86,7 @@ function drawForm(root, isSetup, done) {
   submit.type = 'submit';
   submit.className = 'primary';
   submit.textContent = isSetup ? w.create : w.logIn;
-  form.append(heading, hint, name.label, password.label, error, submit);
+  form.append(heading, hint, name.label, password.label, ...(code ? [code.label] : []), error, submit);
   const main = document.createElement('main'); // the page's one landmark
   main.append(form);
   root.replaceChildren(main);
@@ -84,8 +97,9 @@ function drawForm(root, isSetup, done) {
     submit.disabled = true;
     error.textContent = '';
     try {
-      const call = isSetup ? api.setUp : api.logIn;
-      const session = await call(name.input.value.trim(), password.input.value);
+      const session = isSetup
+        ? await api.setUp(name.input.value.trim(), password.input.value, code?.input.value.trim())
+        : await api.logIn(name.input.value.trim(), password.input.value);
       api.setCsrfToken(session.csrfToken);
       done(session);
     } catch (e) {

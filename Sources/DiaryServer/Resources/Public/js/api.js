@@ -66,7 +66,9 @@ async function send(method, path, { body, headers = {}, keepalive = false, timeo
 
 // A check left hanging (a connection that carries nothing) is given up, so it can be asked again.
 export const getSession = () => request('GET', 'session', { timeout: 10000 });
-export const setUp = (name, password) => request('POST', 'setup', { body: { name, password } });
+// `setupCode`: the code `diary serve` printed, needed when setting up from another computer.
+export const setUp = (name, password, setupCode) =>
+  request('POST', 'setup', { body: setupCode ? { name, password, setupCode } : { name, password } });
 export const logIn = (name, password) => request('POST', 'session', { body: { name, password } });
 export const logOut = () => request('DELETE', 'session');
 

@@ -2,7 +2,7 @@
 // drafts, below), then to the server, debounced. A draft leaves localStorage
 // only when the server has acknowledged exactly that text.
 //
-// Events on `events`: status {state: 'failed'|'too_large'|'saved'|'held'},
+// Events on `events`: status {state: 'failed'|'disk_full'|'too_large'|'saved'|'held'},
 // saved {id, entry}, conflict {id, mine, theirs}, replaced {id, entry},
 // trashed {id}.
 
@@ -190,7 +190,8 @@ function handleError(id, error) {
     return emit('status', { state: 'too_large' }); // retried after the next edit
   }
   failing.add(id);
-  emit('status', { state: 'failed' });
+  // A full disk on the server (507) is retried like any other trouble, but said as it is.
+  emit('status', { state: error.status === 507 ? 'disk_full' : 'failed' });
   retryDelay = Math.min(Math.max(retryDelay * 2, 1000), 10000);
   clearTimeout(retryTimer);
   retryTimer = setTimeout(saveAll, retryDelay);

@@ -22,8 +22,9 @@ autosave.events.addEventListener('status', (e) => {
   // Logged out: what waits for its writer is not the next person's business.
   if (state === 'held') return void (status.hidden = true);
   placeStatus();
-  status.textContent = state === 'failed' ? t.saveFailed : state === 'too_large' ? t.tooLarge : t.saved;
-  status.className = `save-status ${state}`;
+  const said = { failed: t.saveFailed, disk_full: t.diskFull, too_large: t.tooLarge };
+  status.textContent = said[state] ?? t.saved;
+  status.className = `save-status ${state === 'disk_full' ? 'failed' : state}`;
   status.hidden = false;
   if (state === 'saved') statusTimer = setTimeout(() => (status.hidden = true), 2000);
 });
@@ -123,7 +124,7 @@ async function ensureSession(root, session) {
   }
   const account = await import('./account.js');
   locked = true;
-  return account.logIn(root, session.setupNeeded);
+  return account.logIn(root, session.setupNeeded, session.setupCodeNeeded === true);
 }
 
 /** Someone is logged in: what waits in the drafts goes first, then the screen is drawn. */
