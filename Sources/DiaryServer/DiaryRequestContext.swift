@@ -23,6 +23,8 @@ enum Identity: Sendable {
 struct DiaryRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     var identity: Identity?
+    /// What trusted proxies said about the request (set by `HostCheckMiddleware`).
+    var origin = RequestOrigin()
     private let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
@@ -30,9 +32,16 @@ struct DiaryRequestContext: RequestContext {
         channel = source.channel
     }
 
-    /// The peer's address; behind a trusted proxy the first X-Forwarded-For address is used
-    /// instead. Worked out only when asked (logins): formatting it for every request showed.
+    /// The address of whoever is on the other end of the connection: the client, or a proxy.
+    /// Worked out only when asked (logins): formatting it for every request showed.
     var peerAddress: String? { channel.remoteAddress?.ipAddress }
+
+    var peerNetworkAddress: NetworkAddress? { channel.remoteAddress.flatMap(NetworkAddress.init) }
+
+    /// The client's address: the peer's, or behind trusted proxies the right-most address in
+    /// `X-Forwarded-For` that is not one of them (see `TrustedProxies`). What login throttling
+    /// and anything else that counts by address must use; never `X-Forwarded-For` itself.
+    var clientAddress: String { origin.forwardedClient ?? peerAddress ?? "unknown" }
 
     /// The user, or a 401 that says to log in.
     func requireUser() throws -> User {
