@@ -45,7 +45,8 @@ class Server:
     """`diary serve` with weather off, unless `open_meteo_url` names a (local, fake)
     Open-Meteo: no test ever reaches the internet."""
 
-    def __init__(self, workdir: Path, open_meteo_url: Optional[str] = None, extra_args: tuple = ()):
+    def __init__(self, workdir: Path, open_meteo_url: Optional[str] = None, extra_args: tuple = (),
+                 extra_env: Optional[dict] = None):
         if not BINARY.exists():
             pytest.fail(f"no server binary at {BINARY}: build it (swift build) or set DIARY_BIN")
         self.port = _free_port()
@@ -55,6 +56,7 @@ class Server:
         self._log = open(self.log_path, "wb")
         env = {k: v for k, v in os.environ.items() if not k.startswith("DIARY_")}
         env["DIARY_BCRYPT_COST"] = "4"  # a quick hash: tests log in often
+        env.update(extra_env or {})
         if open_meteo_url:
             weather = ["--weather", "open-meteo"]
             env["DIARY_OPEN_METEO_URL"] = open_meteo_url
@@ -158,11 +160,11 @@ def weather_api(tmp_path, open_meteo) -> Api:
 
 
 def _starter(folder):
-    """start(*extra_args, log_in=True) -> a running Server on a new diary; and the list of them."""
+    """start(*extra_args, log_in=True, env=None) -> a running Server on a new diary; and the list of them."""
     started = []
 
-    def start(*extra_args: str, log_in: bool = True) -> Server:
-        srv = Server(folder(), extra_args=tuple(extra_args))
+    def start(*extra_args: str, log_in: bool = True, env: Optional[dict] = None) -> Server:
+        srv = Server(folder(), extra_args=tuple(extra_args), extra_env=env)
         started.append(srv)
         srv.wait_ready()
         if log_in:
