@@ -43,6 +43,15 @@ struct DiaryRequestContext: RequestContext {
     /// and anything else that counts by address must use; never `X-Forwarded-For` itself.
     var clientAddress: String { origin.forwardedClient ?? peerAddress ?? "unknown" }
 
+    /// Whether the client is on this computer: a loopback peer that is not a trusted proxy, or
+    /// behind trusted proxies a loopback client address. A request through a proxy that did not
+    /// say who its client is counts as remote, so a proxy on this computer never makes the whole
+    /// world local.
+    var clientIsLoopback: Bool {
+        if origin.throughProxy { return origin.forwardedClient.flatMap { NetworkAddress($0) }?.isLoopback == true }
+        return peerNetworkAddress?.isLoopback == true
+    }
+
     /// The user, or a 401 that says to log in.
     func requireUser() throws -> User {
         guard let identity else { throw APIError.unauthenticated }

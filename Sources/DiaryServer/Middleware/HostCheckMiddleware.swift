@@ -18,10 +18,9 @@ struct HostCheckMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        // Only a request carrying forwarded headers needs its peer looked at: formatting the
-        // peer's address for every request showed in profiles.
-        if !proxies.isEmpty, request.headers.hasForwardedFields,
-           let peer = context.peerNetworkAddress, proxies.trusts(peer) {
+        // Without trusted proxies (the default) the peer is not looked at: formatting its address
+        // for every request showed in profiles. With them, its bytes are compared, not its text.
+        if !proxies.isEmpty, let peer = context.peerNetworkAddress, proxies.trusts(peer) {
             context.origin = RequestOrigin(forwardedBy: proxies, headers: request.headers)
         }
         guard let host = context.origin.forwardedHost ?? request.head.authority, !host.isEmpty else {
@@ -31,12 +30,6 @@ struct HostCheckMiddleware: RouterMiddleware {
             return try APIError.unknownHost(host).response(from: request, context: context)
         }
         return try await next(request, context)
-    }
-}
-
-extension HTTPFields {
-    var hasForwardedFields: Bool {
-        contains(.xForwardedFor) || contains(.xForwardedHost) || contains(.xForwardedProto)
     }
 }
 

@@ -5,6 +5,8 @@ import Hummingbird
 /// it (`X-Forwarded-For`, `-Proto`, `-Host`), worked out once by `HostCheckMiddleware`. Empty
 /// when the request came straight from its client, or from anyone not trusted.
 struct RequestOrigin: Sendable {
+    /// Whether the request came through a trusted proxy (whatever it said about it).
+    var throughProxy = false
     /// The client's address behind the proxies, when a trusted proxy said.
     var forwardedClient: String?
     /// The host the client asked for, when a trusted proxy said.
@@ -15,6 +17,7 @@ struct RequestOrigin: Sendable {
     /// Reads what the proxies said. Of `-Proto` and `-Host` the right-most value counts: the one
     /// the nearest proxy (trusted) wrote, should a proxy append to what its client sent.
     init(forwardedBy proxies: TrustedProxies, headers: HTTPFields) {
+        throughProxy = true
         forwardedClient = proxies.client(forwardedFor: headers[values: .xForwardedFor])
         forwardedHost = Self.lastValue(headers[values: .xForwardedHost])
         https = Self.lastValue(headers[values: .xForwardedProto])?.lowercased() == "https"
