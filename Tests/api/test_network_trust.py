@@ -75,6 +75,16 @@ def test_a_request_without_a_host_is_refused(server):
         assert b'"error":"missing_host"' in body, answer[:300]
 
 
+def test_two_host_lines_are_refused_and_an_absolute_target_is_answered_for_its_host_line(server):
+    for request, status in [
+        (b"GET /api/v1/session HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n", b"400"),
+        (b"GET /api/v1/session HTTP/1.1\r\nHost: localhost\r\nHost: localhost\r\n", b"400"),
+        (b"GET http://localhost/api/v1/session HTTP/1.1\r\nHost: evil.example\r\n", b"421"),
+    ]:
+        answer = raw(server, request + b"Connection: close\r\n\r\n")
+        assert answer.split(b" ")[1] == status, (request, answer[:300])
+
+
 def test_host_names_are_served_when_given(start_server):
     named = start_server("--host-name", "Diary.Example", "--host-name", "fd00::7", log_in=False)
     for host in ["diary.example", "diary.example:443", "[fd00::7]:8080", "localhost"]:

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 /// Answers only requests for a host the server serves (see `ServedHosts`), on every path: the
@@ -10,7 +11,8 @@ import Hummingbird
 /// answer for the address asked, and it tells the client that resending the same request here
 /// will not help. A missing `Host` is `400`, as RFC 9112 requires for HTTP/1.1 (HTTP/1.0 clients
 /// that send none are refused too: every browser sends one, and without it there is nothing to
-/// check).
+/// check). A target in absolute form (`GET http://name/path`) is read by NIO with the `Host`
+/// header's name, never its own, so `Host` is all there is to check.
 struct HostCheckMiddleware: RouterMiddleware {
     typealias Context = DiaryRequestContext
     let hosts: ServedHosts
@@ -23,7 +25,10 @@ struct HostCheckMiddleware: RouterMiddleware {
         if !proxies.isEmpty, let peer = context.peerNetworkAddress, proxies.trusts(peer) {
             context.origin = RequestOrigin(forwardedBy: proxies, headers: request.headers)
         }
-        guard let host = context.origin.forwardedHost ?? request.head.authority, !host.isEmpty else {
+        // A second Host line is a 400 too (RFC 9112 §3.2): which one counts would be a guess.
+        guard let host = context.origin.forwardedHost ?? request.head.authority, !host.isEmpty,
+              !request.headers.contains(.secondHost)
+        else {
             return try APIError.missingHost.response(from: request, context: context)
         }
         guard hosts.serves(host) else {
@@ -33,9 +38,14 @@ struct HostCheckMiddleware: RouterMiddleware {
     }
 }
 
+extension HTTPField.Name {
+    /// Only ever a second Host line: NIO takes the first as the request's authority.
+    static let secondHost = Self("Host")!
+}
+
 extension APIError {
     static let missingHost = APIError(status: .badRequest, code: "missing_host",
-                                      message: "The request has no Host header. Send it with the address of the diary, as every browser does.")
+                                      message: "The request needs one Host header, with the address of the diary, as every browser sends.")
 
     static func unknownHost(_ host: String) -> APIError {
         let shown = host.count > 100 ? host.prefix(100) + "…" : host[...]
