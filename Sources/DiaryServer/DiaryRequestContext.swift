@@ -41,16 +41,13 @@ struct DiaryRequestContext: RequestContext {
     /// The client's address: the peer's, or behind trusted proxies the right-most address in
     /// `X-Forwarded-For` that is not one of them (see `TrustedProxies`). What login throttling
     /// and anything else that counts by address must use; never `X-Forwarded-For` itself.
-    var clientAddress: String { origin.forwardedClient ?? peerAddress ?? "unknown" }
+    var clientAddress: String { origin.clientAddress(peer: peerAddress) }
 
     /// Whether the client is on this computer: a loopback peer that is not a trusted proxy, or
     /// behind trusted proxies a loopback client address. A request through a proxy that did not
     /// say who its client is counts as remote, so a proxy on this computer never makes the whole
     /// world local.
-    var clientIsLoopback: Bool {
-        if origin.throughProxy { return origin.forwardedClient.flatMap { NetworkAddress($0) }?.isLoopback == true }
-        return peerNetworkAddress?.isLoopback == true
-    }
+    var clientIsLoopback: Bool { origin.clientIsLoopback(peer: peerNetworkAddress) }
 
     /// The user, or a 401 that says to log in.
     func requireUser() throws -> User {

@@ -1,4 +1,5 @@
 @testable import DiaryServer
+import Hummingbird
 import Testing
 
 @Suite("Which hosts the server answers for")
@@ -78,6 +79,23 @@ struct TrustedProxiesTests {
         #expect(TrustedProxies.loopback.trusts(NetworkAddress("::ffff:127.0.0.1")!))
         #expect(!TrustedProxies.loopback.trusts(NetworkAddress("128.0.0.1")!))
         #expect(AddressRange("0.0.0.0/0")!.contains(NetworkAddress("8.8.8.8")!))
+    }
+
+    @Test("The client is on this computer only if it says so itself, or a trusted proxy says so")
+    func clientIsLoopback() {
+        let direct = RequestOrigin()
+        #expect(direct.clientIsLoopback(peer: NetworkAddress("127.0.0.1")))
+        #expect(direct.clientIsLoopback(peer: NetworkAddress("::1")))
+        #expect(!direct.clientIsLoopback(peer: NetworkAddress("192.168.1.9")))
+        #expect(!direct.clientIsLoopback(peer: nil))
+        // A proxy on this computer: its client decides, and one it does not name is remote.
+        let loopback = NetworkAddress("127.0.0.1")
+        #expect(!RequestOrigin(forwardedBy: .loopback, headers: [:]).clientIsLoopback(peer: loopback))
+        #expect(!RequestOrigin(forwardedBy: .loopback, headers: [.xForwardedFor: "203.0.113.5"]).clientIsLoopback(peer: loopback))
+        #expect(RequestOrigin(forwardedBy: .loopback, headers: [.xForwardedFor: "127.0.0.1"]).clientIsLoopback(peer: loopback))
+        #expect(!RequestOrigin(forwardedBy: .loopback, headers: [.xForwardedFor: "127.0.0.1, 203.0.113.5"]).clientIsLoopback(peer: loopback))
+        #expect(RequestOrigin(forwardedBy: .loopback, headers: [.xForwardedFor: "203.0.113.5"]).clientAddress(peer: "127.0.0.1") == "203.0.113.5")
+        #expect(RequestOrigin().clientAddress(peer: "127.0.0.1") == "127.0.0.1")
     }
 
     @Test("A proxy that is not an address or a range is refused")

@@ -25,6 +25,18 @@ struct RequestOrigin: Sendable {
 
     init() {}
 
+    /// The client's address, given the peer's (see `DiaryRequestContext.clientAddress`).
+    func clientAddress(peer: String?) -> String {
+        forwardedClient ?? peer ?? "unknown"
+    }
+
+    /// Whether the client is on this computer, given the peer's address (see
+    /// `DiaryRequestContext.clientIsLoopback`).
+    func clientIsLoopback(peer: NetworkAddress?) -> Bool {
+        if throughProxy { return forwardedClient.flatMap { NetworkAddress($0) }?.isLoopback == true }
+        return peer?.isLoopback == true
+    }
+
     private static func lastValue(_ values: [String]) -> String? {
         guard let last = values.last?.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty else { return nil }
         return last
