@@ -10,12 +10,14 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+from pathlib import Path
 
 import pytest
 import requests
 
-from conftest import BINARY
 from diary_api import TESTER
+
+BINARY = Path(os.environ.get("DIARY_BIN") or Path(__file__).resolve().parents[2] / ".build/debug/diary")
 
 PATHS = ["/", "/js/main.js", "/api/v1/entries", "/api/v1/session", "/api/v1/openapi.yaml", "/api/v1/nowhere"]
 
