@@ -74,7 +74,9 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head(let head) where head.status.kind != .informational:
+        case .head:
+            // (A 1xx head would count too, and then a late body is only closed on, not
+            // answered 408: not worth binding the head to look at on every answer.)
             answering = true
         case .end:
             // The answer is complete: the clock runs again for the next request on this connection.
