@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The domain: entries, their rules and formats. Foundation only.
@@ -60,6 +61,7 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [
                 .copy("Resources/Public"), .copy("Resources/openapi.yaml"), .copy("Resources/sample.json"),

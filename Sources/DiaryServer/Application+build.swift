@@ -3,6 +3,7 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 
 /// Where and how the server listens.
 public struct ServerSettings: Sendable {
@@ -10,24 +11,34 @@ public struct ServerSettings: Sendable {
     public var port: Int
     /// Where new entries' weather comes from; `nil` when weather is off.
     public var weather: (any WeatherProvider)?
-    /// Believe `X-Forwarded-Proto`/`-Host`/`-For`: only when a TLS proxy in front sets them.
-    public var trustProxy: Bool
+    /// Whose `X-Forwarded-Proto`/`-Host`/`-For` to believe: only proxies in front that set them.
+    public var trustedProxies: TrustedProxies
+    /// Names the server answers to besides loopback's (`--host-name`); see `ServedHosts`.
+    public var hostNames: [String]
     /// bcrypt's work factor for new passwords.
     public var bcryptCost: UInt8
-    /// How long a client may take to send a request's headers (see `RequestHeadDeadline`).
+    /// How long a client may take to send a request's headers (see `RequestDeadlines`).
     public var headerTimeout: Duration
+    /// How long a client may take to send a request's body, once its headers have come.
+    public var bodyTimeout: Duration
+    /// Connections open at once; beyond, new ones wait to be accepted (see `serve`).
+    public var maxConnections: Int
     /// The code a first account's setup from another computer must carry (see `SetupCode`).
     public var setupCode: SetupCode?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, weather: (any WeatherProvider)? = nil,
-                trustProxy: Bool = false, bcryptCost: UInt8 = 12, headerTimeout: Duration = .seconds(30),
-                setupCode: SetupCode? = nil) {
+                trustedProxies: TrustedProxies = .none, hostNames: [String] = [],
+                bcryptCost: UInt8 = 12, headerTimeout: Duration = .seconds(30),
+                bodyTimeout: Duration = .seconds(60), maxConnections: Int = 1_000, setupCode: SetupCode? = nil) {
         self.host = host
         self.port = port
         self.weather = weather
-        self.trustProxy = trustProxy
+        self.trustedProxies = trustedProxies
+        self.hostNames = hostNames
         self.bcryptCost = bcryptCost
         self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
+        self.maxConnections = maxConnections
         self.setupCode = setupCode
     }
 }
@@ -42,10 +53,14 @@ enum BundledFiles {
 /// The router: the web app's files, and the JSON API under `/api/v1`, where everything but
 /// logging in and the first account's setup needs a user.
 func buildRouter(database: DiaryDatabase, settings: ServerSettings, logger: Logger) -> Router<DiaryRequestContext> {
-    let router = Router(context: DiaryRequestContext.self)
+    // HEAD wherever GET: the same status and headers, no body.
+    let router = Router(context: DiaryRequestContext.self, options: .autoGenerateHeadEndpoints)
     let accounts = SQLiteAccountStore(database: database, bcryptCost: settings.bcryptCost)
-    let origins = OriginCheck(trustProxy: settings.trustProxy)
+    let origins = OriginCheck()
+    router.add(middleware: HeadResponses())
     router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: HostCheckMiddleware(hosts: ServedHosts(listeningOn: settings.host, hostNames: settings.hostNames),
+                                               proxies: settings.trustedProxies))
     let methods = RouteMethods()
     router.add(middleware: APIErrorMiddleware(methods: methods))
     router.add(middleware: WebAppFiles(folder: BundledFiles.webApp))
@@ -75,11 +90,20 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     Application(
         router: buildRouter(database: database, settings: settings, logger: logger),
-        // A fresh deadline handler for each connection (the closure runs per connection).
+        // Fresh deadlines for each connection (the closure runs per connection).
         server: .http1(configuration: .init(additionalChannelHandlers: [
-            RequestHeadDeadline(limit: .nanoseconds(Int64(settings.headerTimeout / .nanoseconds(1))))
+            RequestDeadlines(headLimit: TimeAmount(settings.headerTimeout), bodyLimit: TimeAmount(settings.bodyTimeout))
         ])),
-        configuration: .init(address: .hostname(settings.host, port: settings.port)),
+        // Beyond the limit, connections wait in the kernel's queue until one closes: those
+        // already open (a writer's autosaves) go on undisturbed.
+        configuration: .init(address: .hostname(settings.host, port: settings.port),
+                             availableConnectionsDelegate: .maximum(settings.maxConnections, logger: logger)),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
         logger: logger)
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        self = .nanoseconds(Int64(duration / .nanoseconds(1)))
+    }
 }

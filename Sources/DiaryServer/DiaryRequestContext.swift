@@ -23,6 +23,8 @@ enum Identity: Sendable {
 struct DiaryRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     var identity: Identity?
+    /// What trusted proxies said about the request (set by `HostCheckMiddleware`).
+    var origin = RequestOrigin()
     private let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
@@ -30,9 +32,22 @@ struct DiaryRequestContext: RequestContext {
         channel = source.channel
     }
 
-    /// The peer's address; behind a trusted proxy the first X-Forwarded-For address is used
-    /// instead. Worked out only when asked (logins): formatting it for every request showed.
+    /// The address of whoever is on the other end of the connection: the client, or a proxy.
+    /// Worked out only when asked (logins): formatting it for every request showed.
     var peerAddress: String? { channel.remoteAddress?.ipAddress }
+
+    var peerNetworkAddress: NetworkAddress? { channel.remoteAddress.flatMap(NetworkAddress.init) }
+
+    /// The client's address: the peer's, or behind trusted proxies the right-most address in
+    /// `X-Forwarded-For` that is not one of them (see `TrustedProxies`). What login throttling
+    /// and anything else that counts by address must use; never `X-Forwarded-For` itself.
+    var clientAddress: String { origin.clientAddress(peer: peerAddress) }
+
+    /// Whether the client is on this computer: a loopback peer that is not a trusted proxy, or
+    /// behind trusted proxies a loopback client address. A request through a proxy that did not
+    /// say who its client is counts as remote, so a proxy on this computer never makes the whole
+    /// world local.
+    var clientIsLoopback: Bool { origin.clientIsLoopback(peer: peerNetworkAddress) }
 
     /// The user, or a 401 that says to log in.
     func requireUser() throws -> User {

@@ -157,9 +157,9 @@ struct EntriesAPITests {
     func methodNotAllowed() async throws {
         try await withDiaryAPI { client in
             let id = try await client.create(title: "Kept")
-            for (method, uri, allow) in [(HTTPRequest.Method.patch, "/api/v1/entries/\(id)", "DELETE, GET, PUT"),
-                                         (.delete, "/api/v1/entries", "GET, POST"),
-                                         (.post, "/api/v1/search", "GET")] {
+            for (method, uri, allow) in [(HTTPRequest.Method.patch, "/api/v1/entries/\(id)", "DELETE, GET, HEAD, PUT"),
+                                         (.delete, "/api/v1/entries", "GET, HEAD, POST"),
+                                         (.post, "/api/v1/search", "GET, HEAD")] {
                 let (response, error) = try await client.send(method, uri)
                 #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
                 #expect(response.headers[.allow] == allow, "\(method) \(uri)")

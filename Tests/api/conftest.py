@@ -46,7 +46,7 @@ class Server:
     Open-Meteo: no test ever reaches the internet."""
 
     def __init__(self, workdir: Path, open_meteo_url: Optional[str] = None, extra_args: tuple = (),
-                 host: str = "127.0.0.1"):
+                 extra_env: Optional[dict] = None, host: str = "127.0.0.1"):
         if not BINARY.exists():
             pytest.fail(f"no server binary at {BINARY}: build it (swift build) or set DIARY_BIN")
         self.port = _free_port()
@@ -56,6 +56,7 @@ class Server:
         self._log = open(self.log_path, "wb")
         env = {k: v for k, v in os.environ.items() if not k.startswith("DIARY_")}
         env["DIARY_BCRYPT_COST"] = "4"  # a quick hash: tests log in often
+        env.update(extra_env or {})
         if open_meteo_url:
             weather = ["--weather", "open-meteo"]
             env["DIARY_OPEN_METEO_URL"] = open_meteo_url
@@ -159,11 +160,11 @@ def weather_api(tmp_path, open_meteo) -> Api:
 
 
 def _starter(folder):
-    """start(*extra_args, log_in=True) -> a running Server on a new diary; and the list of them."""
+    """start(*extra_args, log_in=True, env=None) -> a running Server on a new diary; and the list of them."""
     started = []
 
-    def start(*extra_args: str, log_in: bool = True, host: str = "127.0.0.1") -> Server:
-        srv = Server(folder(), extra_args=tuple(extra_args), host=host)
+    def start(*extra_args: str, log_in: bool = True, env: Optional[dict] = None, host: str = "127.0.0.1") -> Server:
+        srv = Server(folder(), extra_args=tuple(extra_args), extra_env=env, host=host)
         started.append(srv)
         srv.wait_ready()
         if log_in:

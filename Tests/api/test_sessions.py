@@ -26,8 +26,9 @@ def fresh(start_server):
 
 @pytest.fixture
 def proxied(start_server):
-    """A server started with --trust-proxy, its account set up."""
-    return start_server("--trust-proxy")
+    """A server started with --trust-proxy (a proxy on loopback), answering for the public name
+    that proxy forwards (diary.example), its account set up."""
+    return start_server("--trust-proxy", "--host-name", "diary.example")
 
 
 def set_up(base_url: str, person: dict = TESTER, **kw) -> requests.Response:

@@ -58,7 +58,9 @@ def set_up(url: str, body: dict, **kw) -> requests.Response:
 @pytest.fixture
 def remote(start_server):
     """A server on a new diary, reached from another computer."""
-    return start_server(log_in=False, host=other_address())
+    address = other_address()
+    # Listening beyond loopback needs the name the server answers to (here its address).
+    return start_server("--host-name", address, log_in=False, host=address)
 
 
 def test_from_another_computer_setup_needs_the_code_diary_serve_printed(remote):

@@ -10,6 +10,12 @@ import Synchronization
 /// while checking the diary's change count is one small read. The count is kept in the database
 /// with every write of an entry, so a change made by another process is seen as surely as one
 /// made here.
+///
+/// The pages kept are bounded in bytes, not in number: a page of long titles and excerpts can
+/// weigh hundreds of kilobytes, and a thousand of them would be most of the server's memory.
+/// Past `budget`, the least recently asked are let go (down to three quarters of it, so that
+/// the sorting this takes is paid once per many pages kept); a page larger than a sixteenth of
+/// the budget is never kept. A hit only stamps the page with a counter: no list to reorder.
 final class FirstPageCache: Sendable {
     struct Key: Hashable {
         var owner: UserID
@@ -20,33 +26,67 @@ final class FirstPageCache: Sendable {
     private struct Page {
         var changeCount: Int64
         var response: JSONResponse.Encoded
+        var bytes: Int
+        var lastUsed: UInt64
     }
 
-    private let pages = Mutex<[Key: Page]>([:])
-    /// Enough for every user of a large instance; past it, all are dropped and kept again as asked.
-    private let capacity: Int
-
-    init(capacity: Int = 1024) {
-        self.capacity = capacity
+    private struct Pages {
+        var byKey: [Key: Page] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
     }
+
+    /// What a kept page costs beyond its bytes: its key, its slot, the buffer's header.
+    static let overheadBytes = 256
+
+    private let pages = Mutex(Pages())
+    /// The bytes all kept pages may take together.
+    let budget: Int
+
+    init(budget: Int = 16 * 1_048_576) {
+        self.budget = budget
+    }
+
+    /// The bytes the kept pages take now (for tests).
+    var bytesKept: Int { pages.withLock { $0.bytes } }
 
     /// The page answered for `key` when the diary was at `changeCount`, if it still is.
     func page(for key: Key, at changeCount: Int64) -> JSONResponse.Encoded? {
         pages.withLock { pages in
-            guard let page = pages[key], page.changeCount == changeCount else { return nil }
-            return page.response
+            guard let index = pages.byKey.index(forKey: key), pages.byKey.values[index].changeCount == changeCount else { return nil }
+            pages.clock &+= 1
+            pages.byKey.values[index].lastUsed = pages.clock
+            return pages.byKey.values[index].response
         }
     }
 
     /// Keeps `response` as the page for `key` at `changeCount`. The count must have been read
     /// before the page: then the page is never older than the count it is kept under.
     func keep(_ response: JSONResponse.Encoded, for key: Key, at changeCount: Int64) {
+        var response = response
+        // A compressed page sits in a buffer sized for the uncompressed one: keep only its bytes.
+        // (Buffers are allocated in powers of two, so up to twice the bytes is as tight as it gets.)
+        if response.body.capacity > 2 * response.body.readableBytes {
+            response.body = ByteBuffer(bytes: response.body.readableBytesView)
+        }
+        let bytes = response.body.capacity + Self.overheadBytes
         pages.withLock { pages in
-            if pages[key] == nil && pages.count >= capacity {
-                // Rarely reached; dropping everything keeps this simple and the memory bounded.
-                pages.removeAll(keepingCapacity: true)
-            }
-            pages[key] = Page(changeCount: changeCount, response: response)
+            if let old = pages.byKey.removeValue(forKey: key) { pages.bytes -= old.bytes }
+            guard bytes <= budget / 16 else { return }
+            pages.clock &+= 1
+            pages.byKey[key] = Page(changeCount: changeCount, response: response, bytes: bytes, lastUsed: pages.clock)
+            pages.bytes += bytes
+            if pages.bytes > budget { Self.letGo(&pages, downTo: budget / 4 * 3) }
+        }
+    }
+
+    /// Lets the least recently asked pages go until those kept take at most `target` bytes.
+    private static func letGo(_ pages: inout Pages, downTo target: Int) {
+        let oldestFirst = pages.byKey.sorted { $0.value.lastUsed < $1.value.lastUsed }
+        for (key, page) in oldestFirst {
+            guard pages.bytes > target else { break }
+            pages.byKey.removeValue(forKey: key)
+            pages.bytes -= page.bytes
         }
     }
 }

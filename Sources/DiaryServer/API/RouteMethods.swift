@@ -28,6 +28,8 @@ final class RouteMethods: Sendable {
             for route in routes where Self.matches(route.parts, given[...]) { methods.append(route.method.rawValue) }
             return methods
         }
+        // The router answers HEAD wherever it answers GET (`autoGenerateHeadEndpoints`).
+        if methods.contains("GET") { return Set(methods + ["HEAD"]).sorted() }
         return Set(methods).sorted()
     }
 

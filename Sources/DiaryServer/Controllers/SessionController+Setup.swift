@@ -26,14 +26,10 @@ extension SessionController {
         return true
     }
 
-    /// Whether the client is on this computer: a loopback peer and, behind a trusted proxy (which
-    /// is itself on loopback for every request), a loopback address for every hop the proxy names
-    /// in `X-Forwarded-For`.
+    /// Whether the client is on this computer (see `DiaryRequestContext.clientIsLoopback`: behind
+    /// trusted proxies, the client they name, and a proxy that names none counts as remote).
     func isFromThisComputer(_ request: Request, _ context: DiaryRequestContext) -> Bool {
-        guard let peer = context.peerAddress, LoopbackAddress.contains(peer) else { return false }
-        guard origins.trustProxy else { return true }
-        let forwarded = request.headers[values: .xForwardedFor].flatMap { $0.split(separator: ",") }
-        return forwarded.allSatisfy { LoopbackAddress.contains($0.trimmingCharacters(in: .whitespaces)) }
+        context.clientIsLoopback
     }
 }
 

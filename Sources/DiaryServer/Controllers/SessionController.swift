@@ -65,13 +65,13 @@ struct SessionController {
     }
 
     @Sendable func logIn(_ request: Request, context: DiaryRequestContext) async throws -> Response {
-        try origins.check(request)
+        try origins.check(request, context)
         var request = request
         let credentials = try await request.decodeJSON(Credentials.self)
         // Counted before the password is checked, in one write: attempts that arrive together
         // are each counted, and the sixth in a window is refused however they are timed.
         // (No name longer than 64 characters is an account's: the rest is not kept.)
-        let subjects = ["name:" + User.nameKey(String(credentials.name.prefix(65))), "address:" + clientAddress(request, context)]
+        let subjects = ["name:" + User.nameKey(String(credentials.name.prefix(65))), "address:" + context.clientAddress]
         guard let attempt = try await accounts.reserveLoginAttempt(subjects, allowed: Self.allowedFailures, within: Self.throttleWindow) else {
             throw APIError(status: .tooManyRequests, code: "too_many_attempts",
                            message: "Too many failed logins: wait 15 minutes, then try again.",
@@ -82,14 +82,14 @@ struct SessionController {
             throw APIError(status: .unauthorized, code: "bad_login", message: "The name or the password is wrong.")
         }
         try await accounts.loginSucceeded(attempt)
-        return try await startSession(for: user, request: request, status: .ok)
+        return try await startSession(for: user, context: context, status: .ok)
     }
 
     @Sendable func logOut(_ request: Request, context: DiaryRequestContext) async throws -> Response {
-        try origins.check(request)
+        try origins.check(request, context)
         if case .session(_, let token) = context.identity { try await accounts.endSession(token: token) }
         var response = Response(status: .noContent)
-        response.setCookie(sessionCookie("", request: request, maxAge: 0))
+        response.setCookie(sessionCookie("", context: context, maxAge: 0))
         return response
     }
 
@@ -106,7 +106,7 @@ struct SessionController {
     /// Makes the first account, which adopts every entry already in the file. Gone (404) once
     /// any account exists.
     @Sendable func setUp(_ request: Request, context: DiaryRequestContext) async throws -> Response {
-        try origins.check(request)
+        try origins.check(request, context)
         guard try await accounts.userCount() == 0 else { throw APIError.setupGone }
         var request = request
         let credentials = try await request.decodeJSON(SetupCredentials.self)
@@ -120,28 +120,21 @@ struct SessionController {
             if codeTaken { setupCode?.giveBack() }  // nothing was made: the code still stands
             throw error
         }
-        return try await startSession(for: user, request: request, status: .created)
+        return try await startSession(for: user, context: context, status: .created)
     }
 
-    private func startSession(for user: User, request: Request, status: HTTPResponse.Status) async throws -> Response {
+    private func startSession(for user: User, context: DiaryRequestContext, status: HTTPResponse.Status) async throws -> Response {
         let (token, session) = try await accounts.startSession(for: user)
         var response = try JSONResponse.make(SessionBody(user: .init(name: user.name), csrfToken: session.csrfToken, setupNeeded: false), status: status)
-        response.setCookie(sessionCookie(token, request: request, maxAge: Int(SQLiteAccountStore.sessionLifetime)))
+        response.setCookie(sessionCookie(token, context: context, maxAge: Int(SQLiteAccountStore.sessionLifetime)))
         return response
     }
 
     /// HttpOnly (no script reads it), SameSite=Lax (not sent on other sites' posts), and Secure
     /// whenever the request came over HTTPS.
-    private func sessionCookie(_ value: String, request: Request, maxAge: Int) -> Cookie {
+    private func sessionCookie(_ value: String, context: DiaryRequestContext, maxAge: Int) -> Cookie {
         Cookie(name: IdentifyMiddleware.cookieName, value: value, maxAge: maxAge, path: "/",
-               secure: origins.isHTTPS(request), httpOnly: true, sameSite: .lax)
-    }
-
-    private func clientAddress(_ request: Request, _ context: DiaryRequestContext) -> String {
-        if origins.trustProxy, let forwarded = request.headers[.xForwardedFor]?.split(separator: ",").first {
-            return forwarded.trimmingCharacters(in: .whitespaces)
-        }
-        return context.peerAddress ?? "unknown"
+               secure: origins.isHTTPS(context), httpOnly: true, sameSite: .lax)
     }
 }
 

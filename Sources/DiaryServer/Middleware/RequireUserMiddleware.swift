@@ -11,7 +11,7 @@ struct RequireUserMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let identity = context.identity else { throw APIError.unauthenticated }
         if case .session(let session, _) = identity, !request.method.isSafe {
-            try origins.check(request)
+            try origins.check(request, context)
             guard request.headers[.csrfToken] == session.csrfToken else {
                 throw APIError(status: .forbidden, code: "csrf", message: "This request did not come from the diary's own page; reload the page and try again.")
             }
@@ -21,21 +21,20 @@ struct RequireUserMiddleware: RouterMiddleware {
 }
 
 /// Whether a browser request comes from the app's own origin, by `Sec-Fetch-Site` and `Origin`.
+/// The origin expected is the public one: behind a trusted proxy, the scheme and host it says
+/// the client used (`context.origin`, read by `HostCheckMiddleware`).
 struct OriginCheck: Sendable {
-    /// Whether to believe `X-Forwarded-Proto` and `X-Forwarded-Host`: only behind a proxy that sets them.
-    let trustProxy: Bool
-
-    func isHTTPS(_ request: Request) -> Bool {
-        trustProxy && request.headers[.xForwardedProto]?.lowercased() == "https"
+    func isHTTPS(_ context: DiaryRequestContext) -> Bool {
+        context.origin.https
     }
 
-    func check(_ request: Request) throws {
+    func check(_ request: Request, _ context: DiaryRequestContext) throws {
         if let site = request.headers[.secFetchSite], site != "same-origin", site != "none" {
             throw APIError.crossOrigin
         }
         if let origin = request.headers[.origin] {
-            let host = (trustProxy ? request.headers[.xForwardedHost] : nil) ?? request.head.authority ?? ""
-            let expected = (isHTTPS(request) ? "https://" : "http://") + host
+            let host = context.origin.forwardedHost ?? request.head.authority ?? ""
+            let expected = (isHTTPS(context) ? "https://" : "http://") + host
             guard origin == expected else { throw APIError.crossOrigin }
         }
     }

@@ -13,17 +13,31 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Option(help: "The address to listen on. 127.0.0.1 keeps the diary to this computer.")
+    @Option(help: "The address to listen on. 127.0.0.1 keeps the diary to this computer; any other needs --host-name.")
     var host = "127.0.0.1"
 
     @Option(help: "The port to listen on (0 picks a free one).")
     var port = 8080
 
-    @Flag(help: "Trust X-Forwarded-Proto, -Host and -For from a TLS proxy in front (also DIARY_TRUST_PROXY=1). Only behind such a proxy.")
+    @Option(name: .customLong("host-name"),
+            help: "A name (or address) people reach the diary by, such as diary.example.com; repeatable (also DIARY_HOST_NAMES, comma-separated). Requests for any other host are refused. Loopback's names always work.")
+    var hostNames: [String] = []
+
+    @Option(name: .customLong("trusted-proxy"),
+            help: "The address, or range such as 10.0.0.0/8, of a proxy in front whose X-Forwarded-For, -Proto and -Host to believe; repeatable (also DIARY_TRUSTED_PROXIES, comma-separated).")
+    var trustedProxies: [String] = []
+
+    @Flag(help: "Trust a proxy on this computer (127.0.0.1, ::1): the same as --trusted-proxy 127.0.0.0/8 --trusted-proxy ::1 (also DIARY_TRUST_PROXY=1).")
     var trustProxy = false
 
     @Option(help: "Seconds a client may take to send a request's headers before it is answered 408 and disconnected.")
     var headerTimeout = 30
+
+    @Option(help: "Seconds a client may take to send a request's body, once its headers have come, before it is answered 408 and disconnected.")
+    var bodyTimeout = 60
+
+    @Option(help: "Connections open at once; more wait until one closes.")
+    var maxConnections = 1_000
 
     @Option(help: "Where new entries' weather comes from: open-meteo (no key needed), openweather (needs DIARY_OPENWEATHER_KEY or DIARY_OPENWEATHER_KEY_FILE), or off. Default: $DIARY_WEATHER, else open-meteo.")
     var weather: String?
@@ -32,8 +46,16 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...3_600).contains(headerTimeout) else {
             throw ValidationError("--header-timeout must be from 1 to 3600 seconds, got \(headerTimeout).")
         }
-        let provider = try WeatherSettings.provider(choice: weather, environment: ProcessInfo.processInfo.environment)
+        guard (1...3_600).contains(bodyTimeout) else {
+            throw ValidationError("--body-timeout must be from 1 to 3600 seconds, got \(bodyTimeout).")
+        }
+        guard (1...1_000_000).contains(maxConnections) else {
+            throw ValidationError("--max-connections must be from 1 to 1000000, got \(maxConnections).")
+        }
         let environment = ProcessInfo.processInfo.environment
+        let network = try NetworkSettings(host: host, hostNames: hostNames, trustedProxies: trustedProxies,
+                                          trustProxy: trustProxy, environment: environment)
+        let provider = try WeatherSettings.provider(choice: weather, environment: environment)
         // The server checkpoints in the background, so no autosave waits for a checkpoint's sync.
         let database = try options.openDatabase(checkpoints: .background)
         // A diary with no account yet: whoever sets it up owns it. From another computer that
@@ -41,15 +63,15 @@ struct ServeCommand: AsyncParsableCommand {
         let setupCode = try await SQLiteAccountStore(database: database).userCount() == 0 ? SetupCode() : nil
         let settings = ServerSettings(
             host: host, port: port, weather: provider,
-            trustProxy: trustProxy || environment["DIARY_TRUST_PROXY"] == "1",
+            trustedProxies: network.trustedProxies, hostNames: network.hostNames,
             bcryptCost: try PasswordSettings.bcryptCost(environment: environment),
-            headerTimeout: .seconds(headerTimeout),
+            headerTimeout: .seconds(headerTimeout), bodyTimeout: .seconds(bodyTimeout), maxConnections: maxConnections,
             setupCode: setupCode)
         var logger = Logger(label: "diary")
         logger.logLevel = .info
         let host = self.host
         let path = database.path
-        let app = buildApplication(database: database, settings: settings, logger: logger) { port in
+        try await serve(database: database, settings: settings, logger: logger) { port in
             // Written straight to the file descriptor: a pipe would otherwise hold it in a buffer.
             FileHandle.standardOutput.write(Data("Diary is at http://\(host):\(port)/ (database: \(path)). Press Ctrl-C to stop.\n".utf8))
             if let setupCode {
@@ -60,8 +82,5 @@ struct ServeCommand: AsyncParsableCommand {
                     """.utf8))
             }
         }
-        let checkpoints = Task { await database.backgroundCheckpoints().run() }
-        defer { checkpoints.cancel() }
-        try await app.runService()
     }
 }

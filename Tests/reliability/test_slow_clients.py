@@ -1,0 +1,203 @@
+"""A client that sends its body slowly, or never finishes it, is cut off; many such clients
+cannot stop others from being served.
+
+500 connections each send a request's headers, then trickle its body a byte at a time, while a
+writer logs in and saves. The writer's saves are answered promptly; each slow connection is
+answered 408 (or closed) soon after the body deadline (shortened here with --body-timeout).
+A second test holds the connection limit: past --max-connections, new connections wait, while a
+writer already connected keeps saving.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import selectors
+import socket
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+import requests
+
+from reliability_support import PASSWORD, ServerProcess
+
+SLOW = 500
+BODY_TIMEOUT = 2            # seconds, --body-timeout
+TRICKLE_EVERY = 0.25        # seconds between two bytes of a slow body
+SAVES = 20
+PROMPT = 1.0                # seconds: the slowest save the writer may see
+
+
+@pytest.fixture
+def open_files():
+    """Makes room for the slow connections in this process, and starts every server from here
+    with a soft limit of 1024 open files, as many systems do: the server must raise its own."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 2 * SLOW + 100:
+        pytest.skip(f"the hard limit on open files is {hard}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard))
+    yield
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def soft_open_files_limit(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+        if line.startswith("Max open files"):
+            return int(line.split()[3])
+    raise AssertionError("no open files limit in /proc")
+
+
+def open_sockets(pid: int) -> int:
+    count = 0
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            count += os.readlink(fd).startswith("socket:")
+        except OSError:
+            pass
+    return count
+
+
+class SlowClients:
+    """`n` connections that each send a create's headers, then its body one byte at a time."""
+
+    def __init__(self, server: ServerProcess, token: str, n: int):
+        self.selector = selectors.DefaultSelector()
+        self.open: dict = {}          # socket -> when its headers were sent
+        self.cut: dict = {}           # socket -> (seconds after its headers, first bytes of the answer)
+        body_length = 100_000
+        self.head = (f"POST /api/v1/entries HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                     f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
+                     f"Content-Length: {body_length}\r\n\r\n").encode()
+        for _ in range(n):
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.setblocking(False)
+            s.connect_ex(("127.0.0.1", server.port))
+            self.selector.register(s, selectors.EVENT_WRITE)
+            self.open[s] = None
+        self.answers: dict = {}
+        self.next_byte = time.monotonic()
+
+    def step(self, wait: float) -> None:
+        """Sends headers where the connection is up, a byte of body on every open one when due,
+        and notes the connections the server has answered or closed."""
+        for key, events in self.selector.select(timeout=wait):
+            s = key.fileobj
+            if events & selectors.EVENT_WRITE and self.open.get(s) is None:
+                try:
+                    s.sendall(self.head + b'{"title": "')
+                except OSError:
+                    continue  # not connected yet (refused or waiting to be accepted)
+                self.open[s] = time.monotonic()
+                self.selector.modify(s, selectors.EVENT_READ)
+            elif events & selectors.EVENT_READ:
+                try:
+                    data = s.recv(4096)
+                except OSError:
+                    data = b""
+                self.answers[s] = self.answers.get(s, b"") + data
+                if not data or b'"request_timeout"' in self.answers[s]:
+                    self.cut[s] = (time.monotonic() - self.open[s], self.answers[s][:200])
+                    self.selector.unregister(s)
+                    del self.open[s]
+                    s.close()
+        if time.monotonic() >= self.next_byte:
+            self.next_byte = time.monotonic() + TRICKLE_EVERY
+            for s, since in list(self.open.items()):
+                if since is not None:
+                    try:
+                        s.send(b"x")
+                    except OSError:
+                        pass
+
+    @property
+    def sending(self) -> int:
+        return sum(1 for since in self.open.values() if since is not None)
+
+    def close(self) -> None:
+        for s in list(self.open):
+            self.selector.unregister(s)
+            s.close()
+        self.selector.close()
+
+
+def log_in(api: str) -> requests.Session:
+    session = requests.Session()
+    answer = session.post(f"{api}/session", json={"name": "tester", "password": PASSWORD}, timeout=10)
+    assert answer.status_code == 200, answer.text
+    session.headers["X-CSRF-Token"] = answer.json()["csrfToken"]
+    return session
+
+
+def save(session: requests.Session, api: str, entry_id: str, n: int) -> float:
+    started = time.monotonic()
+    answer = session.post(f"{api}/entries", json={"id": entry_id, "title": f"Save {n}", "body": "Still here."}, timeout=10)
+    assert answer.status_code in (200, 201), answer.text
+    return time.monotonic() - started
+
+
+def test_slow_bodies_are_cut_off_and_do_not_hold_up_a_writer(account, open_files, record_property):
+    server = ServerProcess(account.database, extra_args=("--body-timeout", str(BODY_TIMEOUT)))
+    server.start()
+    slow = SlowClients(server, account.token, SLOW)
+    try:
+        assert soft_open_files_limit(server.process.pid) >= 1_000, "the server did not raise its open files limit"
+        deadline = time.monotonic() + 10
+        while slow.sending < SLOW and time.monotonic() < deadline:
+            slow.step(0.05)
+        assert slow.sending == SLOW, f"only {slow.sending} of {SLOW} slow connections were accepted"
+
+        # Meanwhile a writer logs in and saves, each save on its own.
+        started = time.monotonic()
+        session = log_in(server.api)
+        times = []
+        for n in range(SAVES):
+            times.append(save(session, server.api, str(uuid.uuid4()), n))
+            slow.step(0)
+        login_and_saves = time.monotonic() - started
+
+        deadline = time.monotonic() + BODY_TIMEOUT + 10
+        while slow.open and time.monotonic() < deadline:
+            slow.step(0.05)
+        left = len(slow.open)
+        after = sorted(seconds for seconds, _ in slow.cut.values())
+        answered = [answer for _, answer in slow.cut.values() if answer]
+    finally:
+        slow.close()
+        code = server.stop()
+
+    record_property("slowest_save_ms", round(max(times) * 1000, 1))
+    record_property("slow_cut_off_after_s", f"{after[0]:.1f}-{after[-1]:.1f}" if after else "never")
+    assert left == 0, f"{left} slow connections were still open {BODY_TIMEOUT + 10} s after the body deadline"
+    assert after[0] >= BODY_TIMEOUT - 0.5, f"a slow connection was cut off after {after[0]:.2f} s, before its deadline"
+    assert after[-1] <= BODY_TIMEOUT + 5, f"a slow connection was cut off only after {after[-1]:.1f} s"
+    for answer in answered:
+        assert answer.startswith(b"HTTP/1.1 408"), answer
+    assert max(times) < PROMPT, f"a save took {max(times):.2f} s while {SLOW} slow clients trickled: {times}"
+    assert login_and_saves < 2 * PROMPT + SAVES * 0.2, login_and_saves
+    assert code == 0, server.log()
+
+
+def test_beyond_the_connection_limit_new_connections_wait_and_a_connected_writer_goes_on(account, open_files):
+    limit = 20
+    server = ServerProcess(account.database, extra_args=("--body-timeout", "30", "--max-connections", str(limit)))
+    server.start()
+    session = log_in(server.api)        # connected before the crowd comes
+    slow = SlowClients(server, account.token, 100)
+    try:
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            slow.step(0.05)
+        accepted = open_sockets(server.process.pid)
+        times = [save(session, server.api, str(uuid.uuid4()), n) for n in range(5)]
+    finally:
+        slow.close()
+        code = server.stop()
+    # The listening socket, the writer's connection and the slow ones that got in (NIO may
+    # accept a few in one go before the limit is looked at).
+    assert accepted <= limit + 5, f"the server holds {accepted} sockets with --max-connections {limit}"
+    assert accepted >= limit - 2, f"only {accepted} sockets: the slow connections did not fill the limit"
+    assert max(times) < PROMPT, times
+    assert code == 0, server.log()
