@@ -98,7 +98,10 @@ class Server:
         """Makes the diary's first account through /api/v1/setup, which logs in as it; every
         client of this server then sends that session (see diary_api.AUTH). A server without
         accounts answers 404 there and needs no login."""
-        response = requests.post(f"{self.base_url}/api/v1/setup", json=TESTER, timeout=30)
+        # Behind a trusted proxy (--trust-proxy), the proxy must name its client for the server to
+        # know it is on this computer; a server without one ignores the header.
+        response = requests.post(f"{self.base_url}/api/v1/setup", json=TESTER, timeout=30,
+                                 headers={"X-Forwarded-For": "127.0.0.1"})
         if response.status_code == 404:
             return
         assert response.status_code in (200, 201), f"setup failed: {response.status_code} {response.text}"
