@@ -16,6 +16,8 @@ public struct ServerSettings: Sendable {
     public var bcryptCost: UInt8
     /// How long a client may take to send a request's headers (see `RequestHeadDeadline`).
     public var headerTimeout: Duration
+    /// Searches at once and their deadline (`SearchGate`); set after `init`.
+    public var search = SearchLimits()
 
     public init(host: String = "127.0.0.1", port: Int = 8080, weather: (any WeatherProvider)? = nil,
                 trustProxy: Bool = false, bcryptCost: UInt8 = 12, headerTimeout: Duration = .seconds(30)) {
@@ -58,7 +60,7 @@ func buildRouter(database: DiaryDatabase, settings: ServerSettings, logger: Logg
     let recorder = settings.weather.map { WeatherRecorder(provider: $0, logger: logger) }
     EntriesController(diaries: diaries, weather: recorder).addRoutes(to: diary)
     TrashController(diaries: diaries).addRoutes(to: diary)
-    SearchController(diaries: diaries).addRoutes(to: diary)
+    SearchController(diaries: diaries, gate: SearchGate(limits: settings.search)).addRoutes(to: diary)
     SampleController(diaries: diaries, sample: BundledFiles.sample).addRoutes(to: diary)
     methods.learn(router.routes)
     return router

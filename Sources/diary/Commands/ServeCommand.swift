@@ -25,6 +25,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a client may take to send a request's headers before it is answered 408 and disconnected.")
     var headerTimeout = 30
 
+    @Option(help: "Seconds a search may run before it is stopped and answered 503 (also DIARY_SEARCH_TIMEOUT; default 2).")
+    var searchTimeout: Double?
+
     @Option(help: "Where new entries' weather comes from: open-meteo (no key needed), openweather (needs DIARY_OPENWEATHER_KEY or DIARY_OPENWEATHER_KEY_FILE), or off. Default: $DIARY_WEATHER, else open-meteo.")
     var weather: String?
 
@@ -36,11 +39,12 @@ struct ServeCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         // The server checkpoints in the background, so no autosave waits for a checkpoint's sync.
         let database = try options.openDatabase(checkpoints: .background)
-        let settings = ServerSettings(
+        var settings = ServerSettings(
             host: host, port: port, weather: provider,
             trustProxy: trustProxy || environment["DIARY_TRUST_PROXY"] == "1",
             bcryptCost: try PasswordSettings.bcryptCost(environment: environment),
             headerTimeout: .seconds(headerTimeout))
+        settings.search = SearchLimits(timeout: try SearchSettings.timeout(option: searchTimeout, environment: environment))
         var logger = Logger(label: "diary")
         logger.logLevel = .info
         let host = self.host
@@ -54,3 +58,27 @@ struct ServeCommand: AsyncParsableCommand {
         try await app.runService()
     }
 }
+
+/// `--search-timeout`, else `DIARY_SEARCH_TIMEOUT`, else 2 seconds.
+enum SearchSettings {
+    static func timeout(option: Double?, environment: [String: String]) throws -> Duration {
+        let seconds: Double
+        if let option {
+            seconds = option
+        } else if let text = environment["DIARY_SEARCH_TIMEOUT"] {
+            guard let value = Double(text) else {
+                throw ValidationError("DIARY_SEARCH_TIMEOUT must be a number of seconds, got \"\(text)\".")
+            }
+            seconds = value
+        } else {
+            return SearchLimits().timeout
+        }
+        // A number of seconds up to an hour: not NaN, and not so long that a stuck search
+        // holds a reader all day. A millisecond is allowed for tests that need a search to time out.
+        guard seconds.isFinite, (0.001...3_600).contains(seconds) else {
+            throw ValidationError("The search timeout must be from 0.001 to 3600 seconds, got \(seconds).")
+        }
+        return .milliseconds(Int64((seconds * 1_000).rounded()))
+    }
+}
+
