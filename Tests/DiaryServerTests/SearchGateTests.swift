@@ -10,12 +10,13 @@ struct SearchGateTests {
         let started = clock.now
         await #expect(throws: SearchGate.Refusal.timedOut) {
             try await gate.run {
-                // Stands for a statement that SQLite would run for a minute: it ends when cancelled.
-                try await Task.sleep(for: .seconds(60))
+                // Stands for a statement that SQLite would run for an hour: it ends when cancelled.
+                try await Task.sleep(for: .seconds(3_600))
                 return 1
             }
         }
-        #expect(clock.now - started < .seconds(10))
+        // Generous: other suites running beside this one can keep Swift's few threads busy.
+        #expect(clock.now - started < .seconds(60))
         // Its place is free again.
         #expect(try await gate.run { 2 } == 2)
     }
