@@ -25,7 +25,7 @@ HOSTILE = [
     " ".join(["a"] * 128),                                      # one letter, again and again
     "a" * 256,                                                  # the longest query, one word
     " ".join(f"{c}{d}" for c, d in zip(LETTERS, LETTERS[::-1])),  # sixteen short words
-    'a* OR b* AND NOT c NEAR(d e) title:f body:g ^h {title body}:i "j" (k) -l +m',  # every operator
+    'ab* OR NOT NEAR(ab cd, 2) title:ab ^cd {title body}:ab "ab cd" (cd) -ab +cd AND body:*',  # every operator
     " ".join(c * 15 for c in LETTERS)[:256],                    # long words, at the limit
 ]
 
