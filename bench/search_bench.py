@@ -3,8 +3,7 @@ diary plus entries whose bodies are 1 MiB each.
 
     python3 bench/search_bench.py --diary BIN --database DB --out FILE.md [--huge 100] [--runs 30]
 
-Adds --huge entries of 1 MiB (deterministic: short English-like words, so every hostile query
-matches them) to the diary of the benchmark's user (`bench`, made by server_bench.py, or here),
+Adds --huge entries of 1 MiB (deterministic, of words that every hostile query matches) to the diary of the benchmark's user (`bench`, made by server_bench.py, or here),
 starts `diary serve` on the file, and times each query --runs times, one request at a time:
 ordinary searches (one word, two words, Korean) and hostile ones (one letter again and again,
 the longest query allowed, many short words, every FTS5 operator). Writes a Markdown section
@@ -53,17 +52,22 @@ HOSTILE = [
 
 
 def huge_bodies(count):
-    """`count` bodies of 1 MiB of short words (two to six letters), the same on every run."""
+    """`count` bodies of 1 MiB, the same on every run, of words that every hostile query matches:
+    every letter and pair of letters, the operators' words, the longest query's words, Korean
+    words of its syllables, and random words of three to six letters."""
     rng = random.Random(14)
-    words = ["".join(rng.choice(LETTERS) for _ in range(rng.randint(2, 6))) for _ in range(5_000)]
-    words += ["a", "i", "serenity", "quiet", "morning"]
+    words = list(LETTERS) + [a + b for a in LETTERS for b in LETTERS]
+    words += ["or", "and", "not", "near", "title", "body", "2", "serenity", "quiet", "morning"]
+    words += [c * 15 for c in LETTERS]
+    words += ["가나다라", "마바사아", "자차카타", "파하일기", "일기를", "일요일에"]
+    words += ["".join(rng.choice(LETTERS) for _ in range(rng.randint(3, 6))) for _ in range(3_000)]
     for _ in range(count):
         parts, size = [], 0
         while size < MIB - 16:
             w = rng.choice(words)
             parts.append(w)
-            size += len(w) + 1
-        yield " ".join(parts)[: MIB - 16]
+            size += len(w.encode()) + 1
+        yield " ".join(parts).encode()[: MIB - 16].decode("utf-8", "ignore")
 
 
 def add_huge_entries(diary, database, count):

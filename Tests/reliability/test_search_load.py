@@ -34,8 +34,9 @@ def test_hostile_searches_do_not_hold_up_another_users_logins_saves_and_pages(se
     api = server.api
     attacker = requests.Session()
     attacker.headers.update(account.headers)
-    # 1 MiB bodies of short words that every hostile query matches.
-    body = " ".join(f"{c}{d}" for c in LETTERS for d in LETTERS) + " "
+    # 1 MiB bodies of words that every hostile query matches.
+    words = list(LETTERS) + [c + d for c in LETTERS for d in LETTERS] + [c * 15 for c in LETTERS]
+    body = " ".join(words + ["or", "not", "near", "and", "title", "body", "2"]) + " "
     body = (body * (1_048_000 // len(body)))[:1_048_000]
     for n in range(6):
         r = attacker.post(f"{api}/entries", json={"title": f"a b c {n}", "body": body}, timeout=TIMEOUT)
