@@ -151,7 +151,7 @@ def main():
     lines = [
         "## Search under attack",
         "",
-        f"`bench/search_bench.py`: the same diary plus {args.huge} entries of 1 MiB of short words "
+        f"`bench/search_bench.py`: the same diary plus {args.huge} entries of 1 MiB of words every hostile query matches "
         f"(imported in {import_seconds:.1f} s), `diary serve` with its default limits (256 characters, 16 words, "
         f"a 2 s deadline, 2 searches at once), each query {args.runs} times one request at a time after one unmeasured "
         "run. A 400 or 503 is an answer, timed like the others.",
