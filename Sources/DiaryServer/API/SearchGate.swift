@@ -44,8 +44,10 @@ final class SearchGate: Sendable {
         case timedOut
     }
 
-    /// Searches that may wait for a place at once.
-    static let maximumWaiting = 64
+    /// Searches that may wait for a place at once: a bound on the queue, far above what one
+    /// second of waiting clears in the usual case. At 64, the searches of clients that had hung up
+    /// (still run: nothing cancels them) and 64 new clients' were more, and some were refused.
+    static let maximumWaiting = 256
 
     init(limits: SearchLimits) {
         self.limits = limits
