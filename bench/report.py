@@ -488,6 +488,11 @@ def main(argv=None) -> int:
     if os.path.exists(server):
         w("")
         out.extend(open(server, encoding="utf-8").read().rstrip().splitlines())
+    # Hostile searches, written by bench/search_bench.py when it ran.
+    search = os.path.join(a.results, "search.md")
+    if os.path.exists(search):
+        w("")
+        out.extend(open(search, encoding="utf-8").read().rstrip().splitlines())
     text = "\n".join(out).rstrip() + "\n"
     # Notes kept by hand beside this script (what the profiles show, what was tried): verbatim, last.
     notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "NOTES.md")

@@ -25,6 +25,8 @@ public struct ServerSettings: Sendable {
     public var maxConnections: Int
     /// The code a first account's setup from another computer must carry (see `SetupCode`).
     public var setupCode: SetupCode?
+    /// Searches at once and their deadline (`SearchGate`); set after `init`.
+    public var search = SearchLimits()
 
     public init(host: String = "127.0.0.1", port: Int = 8080, weather: (any WeatherProvider)? = nil,
                 trustedProxies: TrustedProxies = .none, hostNames: [String] = [],
@@ -77,7 +79,7 @@ func buildRouter(database: DiaryDatabase, settings: ServerSettings, logger: Logg
     let recorder = settings.weather.map { WeatherRecorder(provider: $0, logger: logger) }
     EntriesController(diaries: diaries, weather: recorder).addRoutes(to: diary)
     TrashController(diaries: diaries).addRoutes(to: diary)
-    SearchController(diaries: diaries).addRoutes(to: diary)
+    SearchController(diaries: diaries, gate: SearchGate(limits: settings.search)).addRoutes(to: diary)
     SampleController(diaries: diaries, sample: BundledFiles.sample).addRoutes(to: diary)
     methods.learn(router.routes)
     return router

@@ -38,6 +38,8 @@ public final class DiaryDatabase: Sendable {
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864")
             }
         }
+        // Search results are ordered by `diary_rank`, which each connection must know.
+        configuration.prepareDatabase { db in try SearchRanking.register(db) }
         do {
             // Before the pool, which would turn another program's file to WAL mode at once.
             try DiaryFile.prepare(path)

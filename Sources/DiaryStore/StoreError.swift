@@ -36,6 +36,21 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
 
     public var errorDescription: String? { description }
 
+    /// What a client of the server is told: what happened and what to do, without the server's
+    /// file paths or the command line's options, which are the operator's business.
+    public var messageForClients: String {
+        switch self {
+        case .busy:
+            "The diary is busy with another long write; try again in a moment."
+        case .readOnly:
+            "The server cannot write to the diary just now (its storage is read-only); nothing was changed. Tell whoever runs it."
+        case .diskFull:
+            "The server's disk is full: this change was not saved, and everything saved before is intact. Try again once there is room."
+        case .cannotOpen, .notADiary, .otherProgramsDatabase, .madeByNewerDiary, .folder:
+            "The server cannot reach the diary's storage just now; nothing was changed. Try again later, or tell whoever runs it."
+        }
+    }
+
     /// The diary's own words for a database error on `path`; other errors are returned unchanged.
     static func translating(_ error: any Error, path: String) -> any Error {
         guard let error = error as? DatabaseError else { return error }

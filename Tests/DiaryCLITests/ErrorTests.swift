@@ -34,6 +34,19 @@ struct ErrorTests {
         #expect(result.error.hasPrefix("Error: -n must be at least 1."), "got: \(result.error)")
     }
 
+    @Test("A search of more than 256 characters, or of more than 16 different words, is refused and says the limit")
+    func searchTooLong() throws {
+        let diary = try DiaryProcess()
+        try diary.run(["new", "Rain", "--body", "rain"])
+        let long = try diary.run(["search", String(repeating: "a", count: 10_000)])
+        #expect(long.status != 0)
+        #expect(long.error.contains("at most 256 characters, and this one has 10,000"), "got: \(long.error)")
+        let many = try diary.run(["search"] + (0..<17).map { "w\($0)" })
+        #expect(many.status != 0)
+        #expect(many.error.contains("at most 16 different words"), "got: \(many.error)")
+        #expect(try diary.run(["search", "rain", "rain", "rain"]).output.contains("Rain"))
+    }
+
     @Test("A prefix shared by two entries asks for more of the id")
     func ambiguousPrefix() throws {
         let diary = try DiaryProcess()

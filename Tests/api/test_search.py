@@ -1,8 +1,10 @@
 """Finding entries by a word in them, in English and in Korean."""
 
+import time
+
 import pytest
 
-from diary_api import assert_error
+from diary_api import Api, assert_error
 
 
 def search(api, q, **params):
@@ -104,3 +106,71 @@ def test_a_plus_in_the_query_string_is_a_space(api):
 
 def test_a_missing_query_is_a_bad_request(api):
     assert_error(api.get("/api/v1/search"), 400, "bad_request")
+
+
+# Anything a stranger can type, or send as a query string: FTS5's own syntax, NUL, lone
+# combining marks, emoji, invalid percent-encoding, the longest allowed query and far longer.
+ODD_QUERIES = [
+    '"', '""', '"unclosed', "title:rain", "body:rain", "{title body}:rain", "-title:rain", "^rain", "rain*", "*",
+    "(rain", "rain)", "NEAR(rain walk, 2)", "rain AND walk", "rain OR walk", "NOT rain", "rain NOT walk",
+    "a" * 256, " ".join(["a"] * 128), " ".join(chr(0x61 + n % 26) * (1 + n // 26) for n in range(60)),
+    "\u0301", "\u0345", "a" + "\u0301" * 200, "👩‍👩‍👧", "🇰🇷 일기", "\ufeff", "\u200d", "\U0010ffff",
+    "١٢٣", "İstanbul", "straße", "ﬁsh", "rain\x00walk", "\x00",
+]
+
+
+@pytest.mark.parametrize("query", ODD_QUERIES, ids=range(len(ODD_QUERIES)))
+def test_any_query_gets_results_or_a_bad_request(api, query):
+    api.create("Rain", 'rain and walk "NEAR" title:river 일기 👩‍👩‍👧 straße')
+
+    response = api.get("/api/v1/search", params={"q": query})
+
+    assert response.status_code in (200, 400), f"{query!r}: {response.status_code} {response.text[:300]}"
+    if response.status_code == 400:  # no word at all (a lone BOM is blank), or too many
+        assert_error(response, 400, response.json().get("error"))
+        assert response.json()["error"] in ("bad_request", "too_many_words"), response.text
+
+
+@pytest.mark.parametrize("raw", ["%ZZ", "%", "%F", "%FF%FE", "%ED%A0%80", "%C0%80", "%00", "rain%00walk", "%E2%80%AE"])
+def test_a_query_string_that_is_not_valid_percent_encoding_or_utf8_is_not_a_server_error(api, raw):
+    response = api.get(f"/api/v1/search?q={raw}")
+
+    assert response.status_code in (200, 400), f"{raw}: {response.status_code} {response.text[:300]}"
+
+
+def test_a_query_longer_than_256_characters_is_refused_and_says_so(api):
+    api.create("Rain", "rain")
+
+    for query in ["a" * 257, "rain " * 2_000]:
+        payload = assert_error(api.get("/api/v1/search", params={"q": query}), 400, "query_too_long")
+        assert "256 characters" in payload["message"], payload
+
+    assert search(api, "rain " * 51) != []  # 255 characters: fine
+
+
+def test_a_query_of_too_many_different_words_is_refused_and_says_so(api):
+    payload = assert_error(api.get("/api/v1/search", params={"q": " ".join(f"w{n}" for n in range(17))}), 400, "too_many_words")
+
+    assert "16" in payload["message"], payload
+    # The same word again and again is one word.
+    assert api.get("/api/v1/search", params={"q": " ".join(["rain"] * 50)}).status_code == 200
+
+
+def test_a_search_past_its_deadline_is_stopped_and_answered_503(start_server):
+    srv = start_server("--search-timeout", "0.001")
+    api = Api(srv.base_url)
+    # Long bodies of the query's words: ranking them takes far longer than a millisecond.
+    words = [f"w{n}x" for n in range(16)]
+    body = " ".join(words[n % 16] for n in range(60_000))
+    for n in range(4):
+        api.create(f"Long {n}", body)
+
+    started = time.monotonic()
+    response = api.get("/api/v1/search", params={"q": " ".join(words)})
+
+    payload = assert_error(response, 503, "search_timeout")
+    assert "took longer than" in payload["message"], payload
+    assert response.headers.get("Retry-After") == "1"
+    assert time.monotonic() - started < 10
+    # The server is fine afterwards.
+    assert api.get("/api/v1/entries").status_code == 200

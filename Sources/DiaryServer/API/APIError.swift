@@ -46,7 +46,11 @@ struct APIError: HTTPResponseError {
         case StoreError.diskFull:
             return .diskFull
         case let error as StoreError:
-            return APIError(status: .serviceUnavailable, code: "storage_unavailable", message: error.description)
+            return APIError(status: .serviceUnavailable, code: "storage_unavailable", message: error.messageForClients)
+        case is CancellationError:
+            // A request still running when the server stops (a search, say) is cancelled.
+            return APIError(status: .serviceUnavailable, code: "stopping", message: "The server is stopping; try again in a moment.",
+                            headers: [.retryAfter: "1"])
         default:
             return APIError(status: .internalServerError, code: "internal_error", message: "Something went wrong on the server; nothing was changed. Try again.")
         }

@@ -6,6 +6,8 @@ struct SearchController<Store: EntryStore> {
     typealias Context = DiaryRequestContext
     /// Each user's own diary; no handler reaches another's.
     let diaries: @Sendable (UserID) -> Store
+    /// How many searches run at once, and for how long (`diary serve --search-timeout`).
+    let gate: SearchGate
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("search", use: search)
@@ -24,7 +26,50 @@ struct SearchController<Store: EntryStore> {
         guard let query = request.formValue("q"), !query.isBlank else {
             throw APIError.badRequest("Give the words to search for in q, as in /api/v1/search?q=serenity.")
         }
-        let hits = try await store.search(query, limit: try request.pageSize())
+        let limit = try request.pageSize()
+        let hits: [SearchHit]
+        do {
+            // Checked before waiting for a turn: a query too long is refused at once.
+            _ = try SearchQuery(query)
+            hits = try await gate.run { try await store.search(query, limit: limit) }
+        } catch let error as SearchError {
+            throw APIError(status: .badRequest, code: error.code, message: error.description)
+        } catch let refusal as SearchGate.Refusal {
+            throw Self.answer(refusal, limits: gate.limits)
+        }
         return try JSONResponse.make(Results(results: hits.map { .init(entry: $0.entry, snippet: $0.snippet) }), for: request)
+    }
+
+    /// 503s that say what happened and when to try again.
+    static func answer(_ refusal: SearchGate.Refusal, limits: SearchLimits) -> APIError {
+        var error = switch refusal {
+        case .timedOut:
+            APIError(status: .serviceUnavailable, code: "search_timeout",
+                     message: "The search took longer than \(limits.timeout.inWords) and was stopped. Try fewer words, or longer ones.")
+        case .busy:
+            APIError(status: .serviceUnavailable, code: "search_busy",
+                     message: "The server is busy with other searches. Try again in a moment.")
+        }
+        error.headers[.retryAfter] = "1"
+        return error
+    }
+}
+
+extension SearchError {
+    /// The API's name for it.
+    var code: String {
+        switch self {
+        case .tooLong: "query_too_long"
+        case .tooManyWords: "too_many_words"
+        }
+    }
+}
+
+extension Duration {
+    /// "2 seconds", "0.5 seconds", "1 second".
+    var inWords: String {
+        let value = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        let text = value == value.rounded() ? String(Int(value)) : String(value)
+        return value == 1 ? "1 second" : "\(text) seconds"
     }
 }

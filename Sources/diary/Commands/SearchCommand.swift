@@ -20,6 +20,7 @@ struct SearchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !query.joined().isBlank else { throw ValidationError("Give a word to search for.") }
+        do { _ = try SearchQuery(query.joined(separator: " ")) } catch { throw ValidationError(error.description) }
         guard n >= 1 else { throw ValidationError("-n must be at least 1.") }
     }
 

@@ -39,6 +39,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Connections open at once; more wait until one closes.")
     var maxConnections = 1_000
 
+    @Option(help: "Seconds a search may run before it is stopped and answered 503 (also DIARY_SEARCH_TIMEOUT; default 2).")
+    var searchTimeout: Double?
+
     @Option(help: "Where new entries' weather comes from: open-meteo (no key needed), openweather (needs DIARY_OPENWEATHER_KEY or DIARY_OPENWEATHER_KEY_FILE), or off. Default: $DIARY_WEATHER, else open-meteo.")
     var weather: String?
 
@@ -61,12 +64,13 @@ struct ServeCommand: AsyncParsableCommand {
         // A diary with no account yet: whoever sets it up owns it. From another computer that
         // takes this code, which only the person who started the server sees.
         let setupCode = try await SQLiteAccountStore(database: database).userCount() == 0 ? SetupCode() : nil
-        let settings = ServerSettings(
+        var settings = ServerSettings(
             host: host, port: port, weather: provider,
             trustedProxies: network.trustedProxies, hostNames: network.hostNames,
             bcryptCost: try PasswordSettings.bcryptCost(environment: environment),
             headerTimeout: .seconds(headerTimeout), bodyTimeout: .seconds(bodyTimeout), maxConnections: maxConnections,
             setupCode: setupCode)
+        settings.search = SearchLimits(timeout: try SearchSettings.timeout(option: searchTimeout, environment: environment))
         var logger = Logger(label: "diary")
         logger.logLevel = .info
         let host = self.host
@@ -84,3 +88,27 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 }
+
+/// `--search-timeout`, else `DIARY_SEARCH_TIMEOUT`, else 2 seconds.
+enum SearchSettings {
+    static func timeout(option: Double?, environment: [String: String]) throws -> Duration {
+        let seconds: Double
+        if let option {
+            seconds = option
+        } else if let text = environment["DIARY_SEARCH_TIMEOUT"] {
+            guard let value = Double(text) else {
+                throw ValidationError("DIARY_SEARCH_TIMEOUT must be a number of seconds, got \"\(text)\".")
+            }
+            seconds = value
+        } else {
+            return SearchLimits().timeout
+        }
+        // A number of seconds up to an hour: not NaN, and not so long that a stuck search
+        // holds a reader all day. A millisecond is allowed for tests that need a search to time out.
+        guard seconds.isFinite, (0.001...3_600).contains(seconds) else {
+            throw ValidationError("The search timeout must be from 0.001 to 3600 seconds, got \(seconds).")
+        }
+        return .milliseconds(Int64((seconds * 1_000).rounded()))
+    }
+}
+

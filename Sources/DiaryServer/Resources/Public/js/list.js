@@ -38,6 +38,8 @@ export function showList(root, { offline = false, user = null } = {}) {
   const searchField = h('input', {
     type: 'search', class: 'search-field', 'aria-label': t.search,
     placeholder: t.searchPlaceholder, autocomplete: 'off', enterkeyhint: 'search',
+    // The server's limit is 256 characters; 256 UTF-16 units never pass it.
+    maxlength: 256,
   });
   const main = h('main', { class: 'column' },
     // Searching needs the server.
@@ -96,8 +98,10 @@ export function showList(root, { offline = false, user = null } = {}) {
         if (!found.results.length) results.append(h('li', { class: 'notice' }, t.noResults));
         entries.hidden = true;
         results.hidden = false;
-      } catch {
-        if (serial === searchSerial) toast(t.loadFailed);
+      } catch (error) {
+        // A refused or stopped search (too many words, too slow) says why, in the server's words.
+        const said = error instanceof api.ApiError && error.code && error.status !== 401;
+        if (serial === searchSerial) toast(said ? error.message : t.loadFailed);
       }
     }, SEARCH_DELAY_MS);
   });
