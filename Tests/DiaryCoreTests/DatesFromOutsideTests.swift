@@ -78,13 +78,17 @@ struct DatesFromOutsideTests {
             ("null", #""created_at" is missing"#),
         ]
         for (value, message) in cases {
-            let json = #"[{"title": "t", "body": "", "created_at": \#(value)}]"#
-            do {
-                _ = try ImportFile.entries(from: Data(json.utf8))
-                Issue.record("\(value) was imported")
-            } catch {
-                #expect(error.description.hasPrefix("Record 1 cannot be imported: " + message), "\(error.description)")
-            }
+            expectRefused(#"[{"title": "t", "body": "", "created_at": \#(value)}]"#, saying: message)
+        }
+    }
+
+    /// `json` is refused, and the error names record 1 and says `message`.
+    private func expectRefused(_ json: String, saying message: String) {
+        do {
+            _ = try ImportFile.entries(from: Data(json.utf8))
+            Issue.record("imported: \(json)")
+        } catch {
+            #expect(error.description.hasPrefix("Record 1 cannot be imported: " + message), "\(error.description)")
         }
     }
 
@@ -102,13 +106,8 @@ struct DatesFromOutsideTests {
         ]
         for (fields, message) in cases {
             let created = fields.contains("createdAt") ? "" : #", "createdAt": "2020-12-22T15:35:33.000Z""#
-            let json = #"{"format": "diary-export", "version": 1, "entries": [{"id": "\#(id)", "title": "t", "body": "", \#(fields)\#(created)}]}"#
-            do {
-                _ = try ImportFile.entries(from: Data(json.utf8))
-                Issue.record("\(fields) was imported")
-            } catch {
-                #expect(error.description.hasPrefix("Record 1 cannot be imported: " + message), "\(error.description)")
-            }
+            expectRefused(#"{"format": "diary-export", "version": 1, "entries": [{"id": "\#(id)", "title": "t", "body": "", \#(fields)\#(created)}]}"#,
+                          saying: message)
         }
     }
 }

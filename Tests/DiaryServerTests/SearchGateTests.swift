@@ -24,16 +24,7 @@ struct SearchGateTests {
     @Test("Beyond the searches allowed at once, a search waits its turn, and is refused when none comes soon")
     func busy() async throws {
         let gate = SearchGate(limits: SearchLimits(timeout: .seconds(60), concurrent: 1, queueWait: .milliseconds(50)))
-        let (entered, signal) = AsyncStream.makeStream(of: Void.self)
-        let (release, go) = AsyncStream.makeStream(of: Void.self)
-        let first = Task {
-            try await gate.run {
-                signal.yield()
-                for await _ in release { break }
-                return 1
-            }
-        }
-        for await _ in entered { break }
+        let (first, go) = await holding(gate)
         await #expect(throws: SearchGate.Refusal.busy) { try await gate.run { 2 } }
         go.yield()
         #expect(try await first.value == 1)
@@ -43,16 +34,7 @@ struct SearchGateTests {
     @Test("A search waiting when another ends takes its place")
     func handover() async throws {
         let gate = SearchGate(limits: SearchLimits(timeout: .seconds(60), concurrent: 1, queueWait: .seconds(60)))
-        let (entered, signal) = AsyncStream.makeStream(of: Void.self)
-        let (release, go) = AsyncStream.makeStream(of: Void.self)
-        let first = Task {
-            try await gate.run {
-                signal.yield()
-                for await _ in release { break }
-                return 1
-            }
-        }
-        for await _ in entered { break }
+        let (first, go) = await holding(gate)
         let second = Task { try await gate.run { 2 } }
         go.yield()
         #expect(try await first.value == 1)
@@ -77,5 +59,20 @@ struct SearchGateTests {
         holder.cancel()
         _ = try? await holder.value
         #expect(try await gate.run { 5 } == 5)
+    }
+
+    /// A search that has taken its place at `gate` and holds it, answering 1, until `go` yields.
+    private func holding(_ gate: SearchGate) async -> (Task<Int, any Error>, AsyncStream<Void>.Continuation) {
+        let (entered, signal) = AsyncStream.makeStream(of: Void.self)
+        let (release, go) = AsyncStream.makeStream(of: Void.self)
+        let first = Task {
+            try await gate.run {
+                signal.yield()
+                for await _ in release { break }
+                return 1
+            }
+        }
+        for await _ in entered { break }
+        return (first, go)
     }
 }
