@@ -22,7 +22,26 @@ public struct LongDate: Sendable {
 
     public func string(from date: Date) -> String {
         var style = Date.FormatStyle(date: .long, time: .omitted, locale: locale, timeZone: timeZone)
-        style.calendar = Calendar(identifier: .gregorian)
-        return date.formatted(style)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        style.calendar = calendar
+        guard date < Self.gregorianReform else { return date.formatted(style) }
+        // Foundation's Gregorian calendar is Julian before 15 October 1582; ISO 8601, the web
+        // app and every export count those years by the Gregorian rules (0001-01-01 is January 1,
+        // not January 3). So the day is worked out here, and Foundation only spells it: the
+        // calendar's own date with that year, month and day is formatted.
+        let local = date.millisecondsSince1970 + Int64(timeZone.secondsFromGMT(for: date)) * 1000
+        let (days, _) = local.quotientAndRemainder(dividingBy: 86_400_000)
+        let civil = ISODate.civil(daysSince1970: local < 0 && local % 86_400_000 != 0 ? days - 1 : days)
+        let components = DateComponents(year: Int(civil.year), month: Int(civil.month), day: Int(civil.day), hour: 12)
+        // 5–14 October 1582 are not days of Foundation's calendar at all: those ten are written
+        // as ISO dates, which say the same day unmistakably in any language.
+        guard let spelled = calendar.date(from: components),
+              calendar.dateComponents([.year, .month, .day], from: spelled) == DateComponents(year: components.year, month: components.month, day: components.day)
+        else { return String(ISODate.string(from: Date(millisecondsSince1970: local)).prefix(10)) }
+        return spelled.formatted(style)
     }
+
+    /// 1582-10-15T00:00:00Z, the first day Foundation's Gregorian calendar counts as Gregorian.
+    private static let gregorianReform = Date(timeIntervalSince1970: -12_219_292_800)
 }

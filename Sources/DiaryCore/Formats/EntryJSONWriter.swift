@@ -195,15 +195,7 @@ public struct EntryJSONWriter {
     static func appendDate(_ milliseconds: Int64, to out: inout [UInt8]) {
         let milliseconds = min(max(milliseconds, EntryMoment.earliest), EntryMoment.latest)
         let (days, dayMilliseconds) = floorDivide(milliseconds, 86_400_000)
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = ISODate.civil(daysSince1970: days)
         appendDigits(year, count: 4, to: &out)
         out.append(UInt8(ascii: "-"))
         appendDigits(month, count: 2, to: &out)
