@@ -39,10 +39,13 @@ enum DiaryFile {
         return header.count == 100 && header.starts(with: Array("SQLite format 3\0".utf8))
     }
 
-    /// Reads the list of tables on a read-only connection that can write nothing: a file with a
-    /// table but none of Diary's migrations is another program's. While a diary is open
-    /// elsewhere its -shm file exists, and the connection shares its locks (`mode=ro`); with none,
-    /// no one is writing it, and `immutable=1` reads the file alone, making no -shm beside it.
+    /// Reads the tables and the migrations applied on a read-only connection that can write
+    /// nothing. A file is a diary when its `grdb_migrations` holds Diary's first migration
+    /// (`v1-entries`); one whose migrations include others Diary does not know was written by a
+    /// newer Diary. Any other file with tables is another program's, including another GRDB
+    /// app's, whose `grdb_migrations` Diary would otherwise have taken for its own. While a diary
+    /// is open elsewhere its -shm file exists, and the connection shares its locks (`mode=ro`);
+    /// with none, no one is writing it, and `immutable=1` reads the file alone, making no -shm.
     private static func checkTables(_ path: String) throws {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         let inUse = FileManager.default.fileExists(atPath: path + "-shm")
@@ -52,25 +55,23 @@ enum DiaryFile {
         var connection: OpaquePointer?
         defer { sqlite3_close_v2(connection) }
         var code = sqlite3_open_v2(uri, &connection, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
-        var tables: Int32 = 0, migrations: Int32 = 0
+        var tables: [String] = []
+        var migrations: [String] = []
         if code == SQLITE_OK {
             sqlite3_busy_timeout(connection, 10_000)
-            var statement: OpaquePointer?
-            code = sqlite3_prepare_v2(connection, """
-                SELECT count(*), count(CASE WHEN name = 'grdb_migrations' THEN 1 END) FROM sqlite_master WHERE type = 'table'
-                """, -1, &statement, nil)
-            if code == SQLITE_OK {
-                code = sqlite3_step(statement)
-                if code == SQLITE_ROW {
-                    (tables, migrations) = (sqlite3_column_int(statement, 0), sqlite3_column_int(statement, 1))
-                    code = SQLITE_OK
-                }
+            code = readColumn(connection, "SELECT name FROM sqlite_master WHERE type = 'table'", into: &tables)
+            if code == SQLITE_OK && tables.contains("grdb_migrations") {
+                code = readColumn(connection, "SELECT identifier FROM grdb_migrations", into: &migrations)
+                // A grdb_migrations of another shape is another program's.
+                if code & 0xFF == SQLITE_ERROR { throw StoreError.otherProgramsDatabase(path: path) }
             }
-            sqlite3_finalize(statement)
         }
         switch code & 0xFF {
         case SQLITE_OK:
-            if tables > 0 && migrations == 0 { throw StoreError.otherProgramsDatabase(path: path) }
+            if tables.isEmpty { return }
+            guard migrations.contains(DiaryMigrations.first) else { throw StoreError.otherProgramsDatabase(path: path) }
+            let known = Set(DiaryMigrations.migrator.migrations)
+            if migrations.contains(where: { !known.contains($0) }) { throw StoreError.madeByNewerDiary(path: path) }
         case SQLITE_NOTADB, SQLITE_CORRUPT:
             throw StoreError.notADiary(path: path)
         case SQLITE_BUSY, SQLITE_LOCKED:
@@ -78,6 +79,19 @@ enum DiaryFile {
         default:
             let reason = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "unable to open the file"
             throw StoreError.cannotOpen(path: path, reason: reason)
+        }
+    }
+
+    /// The first column of every row of `sql`, as text; SQLite's result code.
+    private static func readColumn(_ connection: OpaquePointer?, _ sql: String, into values: inout [String]) -> Int32 {
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        var code = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
+        guard code == SQLITE_OK else { return code }
+        while true {
+            code = sqlite3_step(statement)
+            guard code == SQLITE_ROW else { return code == SQLITE_DONE ? SQLITE_OK : code }
+            if let text = sqlite3_column_text(statement, 0) { values.append(String(cString: text)) }
         }
     }
 }

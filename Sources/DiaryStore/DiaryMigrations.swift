@@ -8,9 +8,12 @@ import GRDB
 /// migrations before it in Tests/DiaryStoreTests/Fixtures, for the upgrade test.
 /// Migrations use literal table and column names, not the Swift types of today.
 enum DiaryMigrations {
+    /// The first migration: a file whose `grdb_migrations` holds it is a diary (see `DiaryFile`).
+    static let first = "v1-entries"
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-entries") { db in
+        migrator.registerMigration(first) { db in
             // Dates are Unix milliseconds. `seq` is the row's insertion order: it breaks ties in
             // the list and is the search index's rowid.
             try db.execute(sql: """

@@ -51,6 +51,47 @@ struct DiaryFileTests {
         #expect(Self.sideFiles(diary.database).isEmpty)
     }
 
+    @Test("Another GRDB app's database is refused as another program's and left byte for byte, whatever its migrations",
+          arguments: ["INSERT INTO grdb_migrations VALUES ('v1'); CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)",
+                      "",
+                      "CREATE TABLE entries (id INTEGER PRIMARY KEY, title TEXT, body TEXT)"])
+    func anotherGRDBAppsDatabase(schema: String) throws {
+        let diary = try DiaryProcess()
+        let other = try DatabaseQueue(path: diary.database)
+        try other.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            if !schema.isEmpty { try db.execute(sql: schema) }
+        }
+        try other.close()
+        let before = try Self.snapshot(diary.database)
+
+        for arguments in Self.openings {
+            let refused = try diary.run(arguments)
+            #expect(refused.status != 0, "\(arguments)")
+            #expect(refused.error.contains("another program's SQLite database; it was left untouched"), "\(arguments): \(refused.error)")
+        }
+
+        #expect(try Self.snapshot(diary.database) == before)
+        #expect(Self.sideFiles(diary.database).isEmpty)
+    }
+
+    @Test("A diary written by a newer Diary is refused as such and left byte for byte")
+    func newerDiary() throws {
+        let diary = try DiaryProcess()
+        try diary.run(["new", "Written by this Diary"])
+        let newer = try DatabaseQueue(path: diary.database)
+        try newer.writeWithoutTransaction { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99-from-the-future'); PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        try newer.close()
+        let before = try Self.snapshot(diary.database)
+        for arguments in Self.openings {
+            let refused = try diary.run(arguments)
+            #expect(refused.error.contains("was written by a newer version of Diary"), "\(arguments): \(refused.error)")
+        }
+        #expect(try Self.snapshot(diary.database) == before)
+    }
+
     @Test("A file that is not SQLite at all is refused and left byte for byte", arguments: ["text", "garbage", "png"])
     func notSQLite(kind: String) throws {
         let diary = try DiaryProcess()
