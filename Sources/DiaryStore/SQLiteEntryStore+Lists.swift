@@ -15,7 +15,7 @@ extension SQLiteEntryStore {
         // Row-value comparison walks the partial index from the cursor on: no OFFSET scan.
         let sql = """
             SELECT \(Self.summaryColumns) FROM entry
-            WHERE owner_id = ? AND deleted_at IS NULL AND (created_at, seq) < (?, ?)
+            WHERE owner_id = ? AND deleted_at IS NULL AND (created_at, seq) < (?, \(Self.cursorSequence))
             ORDER BY created_at DESC, seq DESC LIMIT ?
             """
         return try await page(sql: sql, cursor: cursor, limit: limit, time: \.createdAt)
@@ -24,11 +24,17 @@ extension SQLiteEntryStore {
     public func trash(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
         let sql = """
             SELECT \(Self.summaryColumns) FROM entry
-            WHERE owner_id = ? AND deleted_at IS NOT NULL AND (deleted_at, seq) < (?, ?)
+            WHERE owner_id = ? AND deleted_at IS NOT NULL AND (deleted_at, seq) < (?, \(Self.cursorSequence))
             ORDER BY deleted_at DESC, seq DESC LIMIT ?
             """
         return try await page(sql: sql, cursor: cursor, limit: limit, time: { $0.deletedAt ?? $0.createdAt })
     }
+
+    /// Where the cursor's entry stands among rows of its time: its `seq`, looked up in the
+    /// owner's diary (arguments: owner, the entry's id, and the value to use when there is none,
+    /// before the first page or when that entry has gone since: then rows of the same
+    /// millisecond may be shown again rather than skipped).
+    static let cursorSequence = "COALESCE((SELECT seq FROM entry WHERE owner_id = ? AND id = ?), ?)"
 
     /// The most rows one page or batch reads, whatever a caller asks: a number from outside
     /// (`diary trash -n 9223372036854775807`) must not overflow the one more row a page reads.
@@ -38,12 +44,13 @@ extension SQLiteEntryStore {
         sql: String, cursor: EntryCursor?, limit: Int, time: @escaping @Sendable (EntrySummary) -> Date
     ) async throws -> EntryPage {
         let limit = min(max(limit, 1), Self.largestPage)
-        let start = cursor ?? EntryCursor(time: .max, sequence: .max)
+        let start = cursor ?? EntryCursor(time: .max, entry: nil)
         return try await database.readStatement { [owner] db in
             let statement = try db.cachedStatement(sql: sql)
-            let rows = try Row.fetchCursor(statement, arguments: [owner.rawValue, start.time, start.sequence, limit + 1])
+            let rows = try Row.fetchCursor(statement, arguments: [owner.rawValue, start.time, owner.rawValue, start.entry?.diaryString,
+                                                                  Int64.max, limit + 1])
             let (summaries, last) = try Self.readPage(rows, limit: limit, Self.summary)
-            let next = last.map { EntryCursor(time: time($0.item).millisecondsSince1970, sequence: $0.sequence) }
+            let next = last.map { EntryCursor(time: time($0.item).millisecondsSince1970, entry: $0.item.id) }
             return EntryPage(entries: summaries, nextCursor: next)
         }
     }
@@ -85,17 +92,17 @@ extension SQLiteEntryStore {
 extension SQLiteEntryStore {
     public func export(after cursor: EntryCursor?, limit: Int) async throws -> EntryBatch {
         let limit = min(max(limit, 1), Self.largestPage)
-        let start = cursor ?? EntryCursor(time: .min, sequence: .min)
+        let start = cursor ?? EntryCursor(time: .min, entry: nil)
         return try await read { [owner] db in
             let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: """
                     SELECT \(EntryRow.columns) FROM entry
-                    WHERE owner_id = ? AND deleted_at IS NULL AND (created_at, seq) > (?, ?)
+                    WHERE owner_id = ? AND deleted_at IS NULL AND (created_at, seq) > (?, \(Self.cursorSequence))
                     ORDER BY created_at, seq LIMIT ?
                     """),
-                arguments: [owner.rawValue, start.time, start.sequence, limit + 1])
+                arguments: [owner.rawValue, start.time, owner.rawValue, start.entry?.diaryString, Int64.min, limit + 1])
             let (entries, last) = try Self.readPage(rows, limit: limit) { EntryRow($0).entry }
-            let next = last.map { EntryCursor(time: $0.item.createdAt.millisecondsSince1970, sequence: $0.sequence) }
+            let next = last.map { EntryCursor(time: $0.item.createdAt.millisecondsSince1970, entry: $0.item.id) }
             return EntryBatch(entries: entries, nextCursor: next)
         }
     }

@@ -109,7 +109,7 @@ struct EntryJSONWriterTests {
             EntrySummary(id: UUID(), title: "Trashed", excerpt: "", createdAt: Date(millisecondsSince1970: 0),
                          updatedAt: Date(millisecondsSince1970: 0), version: 1, deletedAt: Date(millisecondsSince1970: 5)),
         ]
-        for cursor in [EntryCursor(time: 1_608_651_333_123, sequence: 42), nil] {
+        for cursor in [EntryCursor(time: 1_608_651_333_123, entry: UUID()), nil] {
             var fast: [UInt8] = []
             EntryJSONWriter().append(EntryPage(entries: rows, nextCursor: cursor), to: &fast)
             let expected = try DiaryJSON.encoder().encode(Page(entries: rows, nextCursor: cursor?.token))

@@ -311,3 +311,29 @@ def test_a_still_reads_and_writes_its_own_diary(world):
     assert [r["id"] for r in rows] == [e["id"] for e in world.live]
     assert [r["id"] for r in world.a.list_all("/api/v1/trash")] == [world.trashed["id"]]
     assert world.a.get(f"/api/v1/entries/{world.live[0]['id']}").json()["version"] == 2
+
+
+def test_a_cursor_tells_nothing_of_other_diaries(start_server):
+    """A page's cursor names only its own last row (its time and id): a row number of the file,
+    which every diary's writes move, told one user how much the others wrote, and when."""
+    server = start_server()
+    alice = Api(server.base_url)
+    cli(server.database, "user", "add", BEA["name"], input=f"{BEA['password']}\n{BEA['password']}\n")
+    bea = requests.Session()
+    bea.headers.update(log_in(server.base_url, BEA))
+    assert bea.post(f"{server.base_url}/api/v1/entries", json={"title": "Bea's first", "body": ""}).status_code == 201
+    tokens = []
+    for _ in range(2):
+        created = bea.post(f"{server.base_url}/api/v1/entries", json={"title": "Bea's", "body": ""})
+        assert created.status_code == 201, created.text
+        for n in range(7):
+            alice.create(f"Alice's {n}", "")
+        page = bea.get(f"{server.base_url}/api/v1/entries", params={"limit": 1}).json()
+        last = page["entries"][-1]
+        tokens.append(page["nextCursor"])
+        # The cursor holds the row's own time and id, nothing more.
+        assert page["nextCursor"].split(".")[-1] == last["id"], page["nextCursor"]
+    rest = bea.get(f"{server.base_url}/api/v1/entries", params={"limit": 5, "cursor": tokens[-1]}).json()
+    assert [row["title"] for row in rest["entries"]] == ["Bea's", "Bea's first"]
+    alice.session.close()
+    bea.close()
