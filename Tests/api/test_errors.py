@@ -107,14 +107,14 @@ def _raw_exchange(base_url, method, path, headers, chunks=()):
         connection.close()
 
 
-def test_a_request_body_over_3_mib_is_refused_before_it_is_read(base_url):
-    headers = {"Content-Type": "application/json", "Content-Length": str(4 * MIB)}
+def test_a_request_body_over_7_mib_is_refused_before_it_is_read(base_url):
+    headers = {"Content-Type": "application/json", "Content-Length": str(8 * MIB)}
 
     # Only the headers are sent: a server that waits for the body times out here.
     try:
         exchange = _raw_exchange(base_url, "POST", "/api/v1/entries", headers)
     except TimeoutError:
-        pytest.fail("the server waited for a 4 MiB body instead of refusing it from its Content-Length")
+        pytest.fail("the server waited for an 8 MiB body instead of refusing it from its Content-Length")
 
     assert exchange is not None, "the server closed the connection without an answer"
     status, response_headers, body = exchange
@@ -123,12 +123,12 @@ def test_a_request_body_over_3_mib_is_refused_before_it_is_read(base_url):
     assert json.loads(body)["error"] == "too_large"
 
 
-def test_a_chunked_request_body_over_3_mib_is_refused(base_url, api):
+def test_a_chunked_request_body_over_7_mib_is_refused(base_url, api):
     headers = {"Content-Type": "application/json", "Transfer-Encoding": "chunked"}
     piece = b'{"title":"x","body":"' + b"a" * (64 * 1024)
     chunks = [b"%x\r\n%s\r\n" % (len(piece), piece)]
     filler = b"a" * (64 * 1024)
-    chunks += [b"%x\r\n%s\r\n" % (len(filler), filler)] * 64  # about 4 MiB in all
+    chunks += [b"%x\r\n%s\r\n" % (len(filler), filler)] * 128  # about 8 MiB in all
     chunks += [b'2\r\n"}\r\n', b"0\r\n\r\n"]
 
     exchange = _raw_exchange(base_url, "POST", "/api/v1/entries", headers, chunks)

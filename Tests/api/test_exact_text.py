@@ -121,6 +121,14 @@ def test_a_body_of_exactly_1_mib_is_kept_and_one_byte_more_is_refused(api):
     assert_error(api.post("/api/v1/entries", json={"title": "", "body": body + "\x00"}), 413, "too_large")
 
 
+def test_a_title_is_limited_in_code_points_not_in_what_draws_as_one_character(api):
+    """"a" and 400,000 combining accents draws as one character: it is 400,001 code points, over
+    the limit, as a family emoji of 1,000 (7 code points each) is."""
+    for title in ["a" + "\u0301" * 400_000, "\U0001F468\u200d" * 999 + "x", "\u0301" * 1001]:
+        assert_error(api.post("/api/v1/entries", json={"title": title, "body": ""}), 413, "too_large")
+    assert api.post("/api/v1/entries", json={"title": "\u0301" * 1000, "body": ""}).status_code == 201
+
+
 def test_half_a_surrogate_pair_is_refused_and_nothing_is_stored(api):
     entry = api.create("Kept", "as it was")
     for escaped in ["\\ud800", "\\udfff", "a\\ud83d", "\\ud83d\\ud83d\\ude00", "\\ude00\\ud83d"]:

@@ -14,7 +14,7 @@ public struct EntryText: Sendable, Hashable {
     /// - a title is one line: a line break typed into it moves what follows into the body,
     ///   as the original app did;
     /// - a title and a body that are both blank (white space only) are refused;
-    /// - a title over 1,000 characters or a body over 1 MiB is refused.
+    /// - a title over 1,000 characters (Unicode scalars) or a body over 1 MiB is refused.
     public init(title: String, body: String) throws(EntryError) {
         var title = title
         var body = body
@@ -27,7 +27,9 @@ public struct EntryText: Sendable, Hashable {
             }
         }
         if title.isBlank && body.isBlank { throw .blank }
-        if title.count > Self.maximumTitleLength {
+        // Counted in Unicode scalars (code points), as JSON Schema's maxLength counts: counted
+        // in Swift's characters, "a" followed by 400,000 combining accents was one character.
+        if title.unicodeScalars.count > Self.maximumTitleLength {
             throw .titleTooLong(limit: Self.maximumTitleLength)
         }
         if body.utf8.count > Self.maximumBodyBytes {

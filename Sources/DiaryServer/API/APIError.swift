@@ -90,9 +90,10 @@ struct APIError: HTTPResponseError {
 
 /// Sizes the API refuses beyond, before reading further.
 enum APILimits {
-    /// A full title and body with JSON escaping fit well below this.
-    static let maximumRequestBytes = 3 * 1_048_576
-    static let tooLargeMessage = "The request is larger than 3 MiB; an entry may have a title of 1,000 characters and a body of 1 MiB."
+    /// A full title and body fit below this however they are escaped: JSON may spell each byte
+    /// of a body of control characters as `\u0000`, six bytes, so 1 MiB of text can take 6 MiB.
+    static let maximumRequestBytes = 7 * 1_048_576
+    static let tooLargeMessage = "The request is larger than 7 MiB; an entry may have a title of 1,000 characters and a body of 1 MiB."
     static let defaultPageSize = 20
     static let maximumPageSize = 100
 }
