@@ -11,6 +11,9 @@ struct ImportExportTests {
         let entries = try diary.entries()
         #expect(entries.count == 15)
         #expect(entries.allSatisfy { ($0["createdAt"] as? String)?.hasPrefix("2020-12-22") == true })
+        // Ids made from content differ from their start, so the short ids shown differ too.
+        let shortIDs = Set(entries.compactMap { ($0["id"] as? String)?.prefix(8) })
+        #expect(shortIDs.count == 15)
         // Its records carry no ids, yet importing it again adds nothing, and says so.
         let again = try diary.run(["import", DiaryProcess.sample])
         #expect(again.status == 0 && !again.output.contains("Imported 15"), "\(again.output)")

@@ -50,6 +50,8 @@ struct DatesFromOutsideTests {
         for value in [1e300, -1e300, -62_135_596_801, 253_402_300_800 * 1e9 * 10, -1e15] {
             #expect(throws: MomentError.outOfRange) { try EntryMoment.fromUnixSeconds(value).get() }
         }
+        // Just past the end of year 9999 is out of range, not "milliseconds".
+        #expect(throws: MomentError.outOfRange) { try EntryMoment.fromUnixSeconds(253_402_300_799.9999).get() }
         for value in [Double.nan, .infinity, -.infinity] {
             #expect(throws: MomentError.notANumber) { try EntryMoment.fromUnixSeconds(value).get() }
         }
@@ -108,6 +110,36 @@ struct DatesFromOutsideTests {
             let created = fields.contains("createdAt") ? "" : #", "createdAt": "2020-12-22T15:35:33.000Z""#
             expectRefused(#"{"format": "diary-export", "version": 1, "entries": [{"id": "\#(id)", "title": "t", "body": "", \#(fields)\#(created)}]}"#,
                           saying: message)
+        }
+    }
+}
+
+@Suite("Files from outside")
+struct FilesFromOutsideTests {
+    static func export(version: String, entries: [String]) -> Data {
+        Data(#"{"format": "diary-export", "version": \#(version), "entries": [\#(entries.joined(separator: ","))]}"#.utf8)
+    }
+
+    static func entry(_ id: String, _ title: String) -> String {
+        #"{"id": "\#(id)", "title": "\#(title)", "body": "", "createdAt": "2020-12-22T15:35:33.000Z"}"#
+    }
+
+    @Test("Two records with one id refuse the whole file, naming both")
+    func duplicateIDs() {
+        let id = "22222222-2222-4222-8222-222222222222"
+        let file = Self.export(version: "1", entries: [Self.entry(id, "a"), Self.entry(UUID().diaryString, "b"), Self.entry(id, "second")])
+        #expect(throws: ImportError.badRecord(3, "its \"id\" \(id) is also record 1's: each entry of a file must have an id of its own")) {
+            try ImportFile.entries(from: file)
+        }
+    }
+
+    @Test("An export's own version must be a whole number of at least 1", arguments: ["1.9", "\"1\"", "-1", "0", "true", "null", "1e308"])
+    func formatVersion(version: String) {
+        do {
+            _ = try ImportFile.entries(from: Self.export(version: version, entries: []))
+            Issue.record("version \(version) was read")
+        } catch {
+            #expect(error.description.hasPrefix("The file's \"version\" must be a whole number such as 1"), "\(error.description)")
         }
     }
 }

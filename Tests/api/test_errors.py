@@ -222,3 +222,12 @@ def test_an_id_that_is_not_a_uuid_is_not_found(api, method, template, bad_id):
     response = _call(api, method, template.format(id=bad_id))
 
     assert_error(response, 404, "not_found")
+
+
+@pytest.mark.parametrize("if_match", ['"01"', '"+1"', "1.0", '"1 "', "-1"])
+def test_an_if_match_that_is_not_exactly_a_version_is_refused(api, if_match):
+    """ETags compare as exact strings: "01" and "+1" are not the entry's "1"."""
+    entry = api.create("Kept", "as it was")
+    response = api.put(f"/api/v1/entries/{entry['id']}", json={"title": "Changed", "body": ""}, headers={"If-Match": if_match})
+    assert_error(response, 400, "bad_request")
+    assert api.get(f"/api/v1/entries/{entry['id']}").json()["title"] == "Kept"

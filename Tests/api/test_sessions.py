@@ -380,3 +380,12 @@ def test_the_document_describes_the_door(fresh):
             problems.append(f"{response.request.method} {response.request.path_url} -> {response.status_code} "
                             f"{response.text[:100]}\n    {str(error).splitlines()[1]}")
     assert not problems, "answers that openapi.yaml does not describe:\n" + "\n".join(problems)
+
+
+def test_the_bearer_scheme_is_read_in_any_case(server):
+    """HTTP's scheme names are case-insensitive: "bearer", "BEARER" and "Bearer" are one."""
+    token = cli(server.database, "token", "create", "script", "--user", TESTER["name"]).strip()
+    for scheme in ("Bearer", "bearer", "BEARER"):
+        assert entries(server.base_url, {"Authorization": f"{scheme} {token}"}).status_code == 200, scheme
+    assert entries(server.base_url, {"Authorization": f"Basic {token}"}).status_code == 401
+    assert entries(server.base_url, {"Authorization": "bearer"}).status_code == 401

@@ -30,8 +30,9 @@ public enum EntryMoment {
         }
         for (unit, divisor) in [("milliseconds", 1e3), ("microseconds", 1e6), ("nanoseconds", 1e9)] {
             let scaled = seconds / divisor
-            // Only a value that reads as a moment after 1970 in that unit is plainly that unit.
-            if scaled >= 0 && scaled * 1000 <= Double(latest) { return .failure(.wrongUnit(unit)) }
+            // Plainly that unit: a moment after 2001 in it (so 1e12 or more in seconds, far past
+            // year 9999), not a number just past the end of the range.
+            if scaled >= 1e9 && scaled * 1000 <= Double(latest) { return .failure(.wrongUnit(unit)) }
         }
         return .failure(.outOfRange)
     }
@@ -57,7 +58,7 @@ public enum MomentError: Error, Equatable, Sendable {
         case .wrongUnit(let unit):
             return "\"\(field)\" is \(shown), which looks like \(unit) since 1970, not seconds: divide it to seconds first"
         case .notADate:
-            return "\"\(field)\" must be a date such as 2020-12-22T15:35:33.000Z, not \"\(shown)\""
+            return "\"\(field)\" must be a date such as 2020-12-22T15:35:33.000Z, not \(shown)"
         }
     }
 }

@@ -17,12 +17,16 @@ enum ContentID {
                 hash = hash &* prime
             }
         }
+        // The occurrence goes first, so that it changes every byte of the hash: FNV-1a moves
+        // only the low bytes for what comes last, and identical records' ids shared their start
+        // (the short ids the command line shows).
+        mix(String(occurrence).utf8)
+        mix([0x1F])
         for part in parts {
             mix(String(part.utf8.count).utf8)  // lengths first, so ("ab", "c") differs from ("a", "bc")
             mix([0x1F])
             mix(part.utf8)
         }
-        mix(String(occurrence).utf8)
         var bytes = withUnsafeBytes(of: hash.bigEndian) { Array($0) }
         bytes[6] = bytes[6] & 0x0F | 0x80  // version 8: "custom", RFC 9562
         bytes[8] = bytes[8] & 0x3F | 0x80  // the RFC's variant

@@ -31,11 +31,18 @@ public enum ImportFile {
         if let object = json as? [String: Any] {
             guard object["format"] as? String == ExportFile.format, let records = object["entries"] as? [Any]
             else { throw .unknownFormat }
-            if let version = object["version"] as? Int, version > ExportFile.formatVersion {
-                throw .newerVersion(version)
+            guard let version = object["version"].flatMap(Fields.wholeNumber), version >= 1 else {
+                throw .badFormatVersion(object["version"].map(Fields.shown) ?? "missing")
             }
+            if version > ExportFile.formatVersion { throw .newerVersion(version) }
+            var seen: [UUID: Int] = [:]  // which record holds each id
             return try records.enumerated().map { index, record throws(ImportError) in
-                try exportedEntry(record, number: index + 1, now: now)
+                let entry = try exportedEntry(record, number: index + 1, now: now)
+                if let earlier = seen[entry.id] {
+                    throw .badRecord(index + 1, "its \"id\" \(entry.id.diaryString) is also record \(earlier)'s: each entry of a file must have an id of its own")
+                }
+                seen[entry.id] = index + 1
+                return entry
             }
         }
         throw .unknownFormat
@@ -235,6 +242,8 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Lo
     case notJSON(reason: String)
     case unknownFormat
     case newerVersion(Int)
+    /// The export's `version` is not a whole number of at least 1.
+    case badFormatVersion(String)
     /// Record `number` (counting from 1) is wrong, for `reason`.
     case badRecord(Int, String)
 
@@ -246,6 +255,8 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Lo
             "The file is neither a Diary export nor the original app's sample format (an array of {title, body, created_at}); nothing was imported."
         case .newerVersion(let version):
             "The file is a Diary export of version \(version), newer than this Diary understands; update Diary. Nothing was imported."
+        case .badFormatVersion(let value):
+            "The file's \"version\" must be a whole number such as 1, not \(value); nothing was imported."
         case .badRecord(let number, let reason):
             "Record \(number) cannot be imported: \(reason.trimmingCharacters(in: CharacterSet(charactersIn: "."))). Nothing was imported."
         }

@@ -58,7 +58,11 @@ extension Request {
         if value.hasPrefix("W/") { value.removeFirst(2) }
         value = value.drop { $0 == "\"" }
         while value.last == "\"" { value.removeLast() }
-        guard let version = Int(value), (1...Entry.maximumVersion).contains(version) else { return .unreadable }
+        // Exactly as the server writes versions: digits, no sign, no leading zero ("01" and "+1"
+        // are not the ETag "1", as HTTP's strong comparison has it).
+        guard value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), value.first != "0",
+              let version = Int(value), (1...Entry.maximumVersion).contains(version)
+        else { return .unreadable }
         return .version(version)
     }
 }

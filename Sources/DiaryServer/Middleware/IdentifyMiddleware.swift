@@ -13,8 +13,9 @@ struct IdentifyMiddleware: RouterMiddleware {
         var context = context
         if let authorization = request.headers[.authorization] {
             // A token that is wrong or revoked is an error, not a silent fall back to no one.
-            guard authorization.hasPrefix("Bearer "),
-                  let user = try await accounts.user(forToken: String(authorization.dropFirst("Bearer ".count)))
+            // The scheme's name is case-insensitive (RFC 9110 §11.1): "bearer" is "Bearer".
+            guard authorization.utf8.count > 7, authorization.prefix(7).lowercased() == "bearer ",
+                  let user = try await accounts.user(forToken: String(authorization.dropFirst(7).drop { $0 == " " }))
             else { throw APIError.unauthenticated }
             context.identity = .accessToken(user)
         } else if let token = request.cookies[Self.cookieName]?.value, let session = try await accounts.session(token: token) {
