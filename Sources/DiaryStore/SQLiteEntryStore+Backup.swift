@@ -9,7 +9,12 @@ extension SQLiteEntryStore {
         do {
             try OwnerOnlyFile.create(atPath: path).close()
         } catch let error as OwnerOnlyFileError {
-            throw error.isExisting ? BackupError.exists(path) : StoreError.cannotOpen(path: path, reason: error.description)
+            // The backup's own words: StoreError's advice is about the diary file (--database).
+            switch error.code {
+            case EEXIST: throw BackupError.exists(path)
+            case ENOENT: throw BackupError.noFolder(path)
+            default: throw BackupError.cannotCreate(path, reason: String(cString: strerror(error.code)))
+            }
         }
         do {
             let copy = try DatabaseQueue(path: path)
@@ -24,10 +29,17 @@ extension SQLiteEntryStore {
 
 public enum BackupError: Error, Equatable, CustomStringConvertible {
     case exists(String)
+    /// The folder the backup would go in is not there.
+    case noFolder(String)
+    case cannotCreate(String, reason: String)
 
     public var description: String {
         switch self {
         case .exists(let path): "\(path) already exists; a backup never overwrites a file. Choose a new name."
+        case .noFolder(let path):
+            "Cannot write the backup to \(path): the folder \((path as NSString).deletingLastPathComponent) does not exist. Make it first, or choose a file in a folder that exists."
+        case .cannotCreate(let path, let reason):
+            "Cannot write the backup to \(path) (\(reason)): choose a file in a folder you may write to."
         }
     }
 }

@@ -6,6 +6,14 @@ import Foundation
 struct EntryPrinter {
     let dates = LongDate(environment: ProcessInfo.processInfo.environment)
 
+    /// Whether standard output is a terminal: then control characters in the text are shown
+    /// (`TerminalText`), never sent. Piped output stays byte for byte what was saved.
+    let terminal: Bool
+
+    init(terminal: Bool = isatty(STDOUT_FILENO) == 1) {
+        self.terminal = terminal
+    }
+
     /// Short ids are unique enough to type, and any unique prefix is accepted.
     static let shortIDLength = 8
 
@@ -16,7 +24,7 @@ struct EntryPrinter {
         let more = (detail ?? entry.excerpt).trimmingCharacters(in: .whitespaces)
         if !more.isEmpty { text += text.isEmpty ? more : " — " + more }
         let weather = entry.weather.map { $0.condition.emoji + " " } ?? ""
-        return "\(id)  \(dates.string(from: entry.createdAt))  \(weather)\(String(text.prefix(120)))"
+        return shown("\(id)  \(dates.string(from: entry.createdAt))  \(weather)\(String(text.prefix(120)))")
     }
 
     /// The whole entry: title, date, id, then the body.
@@ -32,7 +40,12 @@ struct EntryPrinter {
         if entry.isInTrash { meta += " · in the trash" }
         lines.append(meta)
         if !entry.body.isBlank { lines.append(""); lines.append(entry.body) }
-        return lines.joined(separator: "\n")
+        return shown(lines.joined(separator: "\n"))
+    }
+
+    /// `text` as it may be written to standard output: made visible for a terminal, else as it is.
+    func shown(_ text: String) -> String {
+        terminal ? TerminalText.visible(text) : text
     }
 
     static func json<T: Encodable>(_ value: T) throws -> String {

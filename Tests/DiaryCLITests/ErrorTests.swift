@@ -86,6 +86,17 @@ struct ErrorTests {
         #expect(try diary.entries().isEmpty)
     }
 
+    @Test("A backup into a folder that does not exist says so, not to choose another --database")
+    func backupFolderMissing() throws {
+        let diary = try DiaryProcess()
+        try diary.run(["new", "Kept"])
+        let target = diary.folder.appendingPathComponent("newdir/sub/x.sqlite").path
+        let result = try diary.run(["backup", target])
+        expectOneSentence(result, containing: "the folder \(diary.folder.path)/newdir/sub does not exist")
+        #expect(!result.error.contains("--database"), "got: \(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: diary.folder.appendingPathComponent("newdir").path))
+    }
+
     @Test("An export to a folder that does not exist leaves nothing behind")
     func badExportPath() throws {
         let diary = try DiaryProcess()

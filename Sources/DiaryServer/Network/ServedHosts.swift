@@ -38,6 +38,18 @@ public struct ServedHosts: Sendable {
         return name(in: given)
     }
 
+    /// Whether `host` is a wildcard address (0.0.0.0, ::): the server listens on all of the
+    /// computer's addresses, and answers only for the names it is given.
+    public static func isWildcard(_ host: String) -> Bool {
+        NetworkAddress(host)?.bytes.allSatisfy { $0 == 0 } == true
+    }
+
+    /// `given` (a name or an address) as a URL's host: an IPv6 address in brackets, a name
+    /// without a port. `nil` if it is neither.
+    public static func urlHost(_ given: String) -> String? {
+        served(given)
+    }
+
     /// Whether the server listens where only this computer can reach it: then the loopback
     /// names are all anyone can use, and no `--host-name` is needed.
     public static func isLoopback(_ host: String) -> Bool {

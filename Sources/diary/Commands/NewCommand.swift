@@ -47,9 +47,10 @@ struct NewCommand: AsyncParsableCommand {
         do {
             let weather = try await provider.currentWeather(at: place)
             try await store.attachWeather(weather, to: entry.id)
-            print("Saved \(shortID) (\(weather.condition.emoji) \(weather.description)).")
+            // The provider's words, shown as the entry's are.
+            print(EntryPrinter().shown("Saved \(shortID) (\(weather.condition.emoji) \(weather.description))."))
         } catch let error as WeatherError {
-            print("Saved \(shortID), without weather: \(error).")
+            print(EntryPrinter().shown("Saved \(shortID), without weather: \(error)."))
         }
     }
 }

@@ -29,10 +29,9 @@ struct SearchCommand: AsyncParsableCommand {
         let hits = try await store.search(query.joined(separator: " "), limit: max(n, 1))
         if json {
             print(try EntryPrinter.json(hits.map { SearchResult(entry: $0.entry, snippet: $0.snippet) }))
-        } else if hits.isEmpty {
-            print("No entry has \(query.joined(separator: " ")).")
         } else {
             let printer = EntryPrinter()
+            if hits.isEmpty { print(printer.shown("No entry has \(query.joined(separator: " ")).")) }
             for hit in hits { print(printer.line(hit.entry, detail: hit.snippet)) }
         }
     }

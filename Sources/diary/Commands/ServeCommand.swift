@@ -73,11 +73,19 @@ struct ServeCommand: AsyncParsableCommand {
         settings.search = SearchLimits(timeout: try SearchSettings.timeout(option: searchTimeout, environment: environment))
         var logger = Logger(label: "diary")
         logger.logLevel = .info
-        let host = self.host
+        // On a wildcard address (0.0.0.0, ::) the server answers only for the names given, so
+        // the address shown is the first of them: http://0.0.0.0:8080/ would be refused (421).
+        let names = network.hostNames.compactMap(ServedHosts.urlHost)
+        let shown = ServedHosts.isWildcard(host) ? names.first ?? "127.0.0.1" : ServedHosts.urlHost(host) ?? host
+        let others = ServedHosts.isWildcard(host) ? names.dropFirst().filter { $0 != shown } : []
         let path = database.path
         try await serve(database: database, settings: settings, logger: logger) { port in
             // Written straight to the file descriptor: a pipe would otherwise hold it in a buffer.
-            FileHandle.standardOutput.write(Data("Diary is at http://\(host):\(port)/ (database: \(path)). Press Ctrl-C to stop.\n".utf8))
+            FileHandle.standardOutput.write(Data("Diary is at http://\(shown):\(port)/ (database: \(path)). Press Ctrl-C to stop.\n".utf8))
+            if !others.isEmpty {
+                let addresses = others.map { "http://\($0):\(port)/" }.joined(separator: ", ")
+                FileHandle.standardOutput.write(Data("It is also at \(addresses).\n".utf8))
+            }
             if let setupCode {
                 FileHandle.standardOutput.write(Data("""
                     This diary has no account yet: open the address above to make the first one.

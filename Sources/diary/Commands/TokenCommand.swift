@@ -43,9 +43,10 @@ struct TokenCommand: AsyncParsableCommand {
             let user = try await TokenCommand.account(options, accounts)
             let tokens = try await accounts.tokens(of: user)
             if tokens.isEmpty { print("\(user.name) has no tokens. Issue one with: diary token create NAME") }
+            let printer = EntryPrinter()
             for token in tokens {
                 let used = token.lastUsedAt.map { "last used \(ISODate.string(from: $0))" } ?? "never used"
-                print("\(token.name)  created \(ISODate.string(from: token.createdAt)), \(used)")
+                print(printer.shown("\(token.name)  created \(ISODate.string(from: token.createdAt)), \(used)"))
             }
         }
     }
