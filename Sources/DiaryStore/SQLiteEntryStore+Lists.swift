@@ -50,25 +50,21 @@ extension SQLiteEntryStore {
             let rows = try Row.fetchCursor(statement, arguments: [owner.rawValue, start.time, owner.rawValue, start.entry?.diaryString,
                                                                   Int64.max, limit + 1])
             let (summaries, last) = try Self.readPage(rows, limit: limit, Self.summary)
-            let next = last.map { EntryCursor(time: time($0.item).millisecondsSince1970, entry: $0.item.id) }
+            let next = last.map { EntryCursor(time: time($0).millisecondsSince1970, entry: $0.id) }
             return EntryPage(entries: summaries, nextCursor: next)
         }
     }
 
     /// Up to `limit` rows made into items as they are read (no copy of each row first), and,
-    /// when one more row follows, the last item and its `seq`: where the next page starts.
+    /// when one more row follows, the last item: where the next page starts.
     static func readPage<Item>(
         _ rows: RowCursor, limit: Int, _ item: (Row) -> Item
-    ) throws -> (items: [Item], last: (item: Item, sequence: Int64)?) {
+    ) throws -> (items: [Item], last: Item?) {
         var items: [Item] = []
         items.reserveCapacity(limit)
-        var lastSequence: Int64 = 0
         while let row = try rows.next() {
             // One row more than asked tells whether another page follows.
-            if items.count == limit {
-                return (items, items.last.map { ($0, lastSequence) })
-            }
-            lastSequence = row[EntryRow.Column.sequence]
+            if items.count == limit { return (items, items.last) }
             items.append(item(row))
         }
         return (items, nil)
@@ -102,7 +98,7 @@ extension SQLiteEntryStore {
                     """),
                 arguments: [owner.rawValue, start.time, owner.rawValue, start.entry?.diaryString, Int64.min, limit + 1])
             let (entries, last) = try Self.readPage(rows, limit: limit) { EntryRow($0).entry }
-            let next = last.map { EntryCursor(time: $0.item.createdAt.millisecondsSince1970, entry: $0.item.id) }
+            let next = last.map { EntryCursor(time: $0.createdAt.millisecondsSince1970, entry: $0.id) }
             return EntryBatch(entries: entries, nextCursor: next)
         }
     }

@@ -29,6 +29,15 @@ struct DiaryFileTests {
     /// Every way a command opens the diary: reading, writing, and serving it.
     static let openings: [[String]] = [["list"], ["new", "Written here?"], ["serve", "--port", "0", "--weather", "off"]]
 
+    /// Each of `openings` fails, saying `words`.
+    static func expectRefusedByEveryOpening(_ diary: DiaryProcess, saying words: String) throws {
+        for arguments in openings {
+            let refused = try diary.run(arguments)
+            #expect(refused.status != 0, "\(arguments)")
+            #expect(refused.error.contains(words), "\(arguments): \(refused.error)")
+        }
+    }
+
     @Test("Another program's SQLite database is refused by every command and left byte for byte", arguments: ["delete", "wal"])
     func anotherProgramsDatabase(journalMode: String) throws {
         let diary = try DiaryProcess()
@@ -41,11 +50,7 @@ struct DiaryFileTests {
         try notes.close()
         let before = try Self.snapshot(diary.database)
 
-        for arguments in Self.openings {
-            let refused = try diary.run(arguments)
-            #expect(refused.status != 0, "\(arguments)")
-            #expect(refused.error.contains("another program's SQLite database; it was left untouched"), "\(arguments): \(refused.error)")
-        }
+        try Self.expectRefusedByEveryOpening(diary, saying: "another program's SQLite database; it was left untouched")
 
         #expect(try Self.snapshot(diary.database) == before)
         #expect(Self.sideFiles(diary.database).isEmpty)
@@ -65,11 +70,7 @@ struct DiaryFileTests {
         try other.close()
         let before = try Self.snapshot(diary.database)
 
-        for arguments in Self.openings {
-            let refused = try diary.run(arguments)
-            #expect(refused.status != 0, "\(arguments)")
-            #expect(refused.error.contains("another program's SQLite database; it was left untouched"), "\(arguments): \(refused.error)")
-        }
+        try Self.expectRefusedByEveryOpening(diary, saying: "another program's SQLite database; it was left untouched")
 
         #expect(try Self.snapshot(diary.database) == before)
         #expect(Self.sideFiles(diary.database).isEmpty)
@@ -85,10 +86,7 @@ struct DiaryFileTests {
         }
         try newer.close()
         let before = try Self.snapshot(diary.database)
-        for arguments in Self.openings {
-            let refused = try diary.run(arguments)
-            #expect(refused.error.contains("was written by a newer version of Diary"), "\(arguments): \(refused.error)")
-        }
+        try Self.expectRefusedByEveryOpening(diary, saying: "was written by a newer version of Diary")
         #expect(try Self.snapshot(diary.database) == before)
     }
 
@@ -104,11 +102,7 @@ struct DiaryFileTests {
         try contents.write(to: URL(fileURLWithPath: diary.database))
         let before = try Self.snapshot(diary.database)
 
-        for arguments in Self.openings {
-            let refused = try diary.run(arguments)
-            #expect(refused.status != 0, "\(arguments)")
-            #expect(refused.error.contains("is not a diary database"), "\(arguments): \(refused.error)")
-        }
+        try Self.expectRefusedByEveryOpening(diary, saying: "is not a diary database")
 
         #expect(try Self.snapshot(diary.database) == before)
         #expect(Self.sideFiles(diary.database).isEmpty)
@@ -119,11 +113,7 @@ struct DiaryFileTests {
         let diary = try DiaryProcess()
         try FileManager.default.createDirectory(atPath: diary.database, withIntermediateDirectories: false)
 
-        for arguments in Self.openings {
-            let refused = try diary.run(arguments)
-            #expect(refused.status != 0, "\(arguments)")
-            #expect(refused.error.contains("is a folder, not a diary file"), "\(arguments): \(refused.error)")
-        }
+        try Self.expectRefusedByEveryOpening(diary, saying: "is a folder, not a diary file")
 
         #expect(try FileManager.default.contentsOfDirectory(atPath: diary.database).isEmpty)
         #expect(Self.sideFiles(diary.database).isEmpty)
