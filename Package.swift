@@ -25,9 +25,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
-        // The domain: entries, their rules and formats. Foundation only.
-        .target(name: "DiaryCore"),
-        // Where entries are kept: SQLite through GRDB.
+        // The domain: entries and accounts, their rules, the storage protocols, formats.
+        // Foundation, and SHA-256 from swift-crypto (CryptoKit's API on Apple platforms).
+        .target(name: "DiaryCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // The SQLite backend (through GRDB): DiaryCore's storage protocols in one file.
         .target(
             name: "DiaryStore",
             dependencies: [
@@ -35,11 +36,10 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C interface, for the lookups every request makes (`SingleRow`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The one place that knows every backend: the configured database becomes a `Storage`.
+        .target(name: "DiaryBackends", dependencies: ["DiaryCore", "DiaryStore"]),
         // Weather providers, over real HTTP with timeouts and size limits.
         .target(
             name: "DiaryWeather",
@@ -54,8 +54,9 @@ let package = Package(
             name: "DiaryServer",
             dependencies: [
                 "DiaryCore",
-                "DiaryStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -72,7 +73,7 @@ let package = Package(
             name: "diary",
             dependencies: [
                 "DiaryCore",
-                "DiaryStore",
+                "DiaryBackends",
                 "DiaryServer",
                 "DiaryWeather",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

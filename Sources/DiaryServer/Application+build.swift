@@ -1,5 +1,4 @@
 import DiaryCore
-import DiaryStore
 import Foundation
 import Hummingbird
 import Logging
@@ -54,10 +53,10 @@ enum BundledFiles {
 
 /// The router: the web app's files, and the JSON API under `/api/v1`, where everything but
 /// logging in and the first account's setup needs a user.
-func buildRouter(database: DiaryDatabase, settings: ServerSettings, logger: Logger) -> Router<DiaryRequestContext> {
+func buildRouter(storage: any Storage, settings: ServerSettings, logger: Logger) -> Router<DiaryRequestContext> {
     // HEAD wherever GET: the same status and headers, no body.
     let router = Router(context: DiaryRequestContext.self, options: .autoGenerateHeadEndpoints)
-    let accounts = SQLiteAccountStore(database: database, bcryptCost: settings.bcryptCost)
+    let accounts = storage.accounts(passwords: BcryptPasswords(cost: settings.bcryptCost))
     let origins = OriginCheck()
     router.add(middleware: HeadResponses())
     router.add(middleware: SecurityHeadersMiddleware())
@@ -75,7 +74,7 @@ func buildRouter(database: DiaryDatabase, settings: ServerSettings, logger: Logg
     SessionController(accounts: accounts, origins: origins, setupCode: settings.setupCode).addRoutes(to: api)
 
     let diary = api.group().add(middleware: RequireUserMiddleware(origins: origins))
-    let diaries: @Sendable (UserID) -> SQLiteEntryStore = { database.entries(of: $0) }
+    let diaries: @Sendable (UserID) -> Diary = { storage.diary(of: $0) }
     let recorder = settings.weather.map { WeatherRecorder(provider: $0, logger: logger) }
     EntriesController(diaries: diaries, weather: recorder).addRoutes(to: diary)
     TrashController(diaries: diaries).addRoutes(to: diary)
@@ -87,11 +86,11 @@ func buildRouter(database: DiaryDatabase, settings: ServerSettings, logger: Logg
 
 /// The whole application; `diary serve` runs it, and tests drive it in memory.
 public func buildApplication(
-    database: DiaryDatabase, settings: ServerSettings, logger: Logger,
+    storage: any Storage, settings: ServerSettings, logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(database: database, settings: settings, logger: logger),
+        router: buildRouter(storage: storage, settings: settings, logger: logger),
         // Fresh deadlines for each connection (the closure runs per connection).
         server: .http1(configuration: .init(additionalChannelHandlers: [
             RequestDeadlines(headLimit: TimeAmount(settings.headerTimeout), bodyLimit: TimeAmount(settings.bodyTimeout))

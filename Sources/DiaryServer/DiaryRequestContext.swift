@@ -1,5 +1,4 @@
 import DiaryCore
-import DiaryStore
 import Hummingbird
 import NIOCore
 

@@ -1,4 +1,4 @@
-import DiaryStore
+import DiaryCore
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -13,20 +13,20 @@ public enum ShutdownLimits {
     public static let cancellation: Duration = .seconds(1)
 }
 
-/// Runs the server until SIGTERM or SIGINT: the HTTP server and the database's background
-/// checkpoints in one `ServiceGroup`. Services stop in the reverse of their order, so the
-/// server stops (and its last saves are written) before the checkpoints do.
+/// Runs the server until SIGTERM or SIGINT: the HTTP server and the storage's background work
+/// (SQLite's checkpoints) in one `ServiceGroup`. Services stop in the reverse of their order, so
+/// the server stops (and its last saves are written) before the storage's upkeep does.
 public func serve(
-    database: DiaryDatabase, settings: ServerSettings, logger: Logger,
+    storage: any Storage, settings: ServerSettings, logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws {
     var settings = settings
     settings.maxConnections = OpenFileLimit.raise(toServe: settings.maxConnections, logger: logger)
-    let app = buildApplication(database: database, settings: settings, logger: logger, onServerRunning: onServerRunning)
+    let app = buildApplication(storage: storage, settings: settings, logger: logger, onServerRunning: onServerRunning)
     var configuration = ServiceGroupConfiguration(
         services: [
-            // A checkpointer that could not start leaves SQLite to checkpoint: no reason to stop.
-            .init(service: CheckpointService(checkpoints: database.backgroundCheckpoints()), successTerminationBehavior: .ignore),
+            // Upkeep that ends by itself (there is none, or it could not start) is no reason to stop.
+            .init(service: StorageUpkeep(storage: storage), successTerminationBehavior: .ignore),
             .init(service: app),
         ],
         gracefulShutdownSignals: [.sigterm, .sigint],
@@ -36,13 +36,14 @@ public func serve(
     try await ServiceGroup(configuration: configuration).run()
 }
 
-/// The database's background checkpoints as a service: they run until the group shuts down.
-struct CheckpointService: Service {
-    let checkpoints: BackgroundCheckpoints
+/// The storage's background work (`Storage.maintain`) as a service: it runs until the group
+/// shuts down.
+struct StorageUpkeep: Service {
+    let storage: any Storage
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
-            await checkpoints.run()
+            await storage.maintain()
         }
     }
 }

@@ -21,7 +21,7 @@ struct WeatherRecorder: Sendable {
     }
 
     /// Starts the lookup and returns at once.
-    func record(for entry: Entry, at place: Coordinates, in store: some EntryStore) {
+    func record(for entry: Entry, at place: Coordinates, in store: Diary) {
         let provider = provider, logger = logger, running = running
         guard running.count.add(1, ordering: .relaxed).newValue <= Self.maximumLookups else {
             running.count.subtract(1, ordering: .relaxed)

@@ -3,7 +3,7 @@ import GRDB
 
 /// Each diary's change count (`EntryStore.changeCount`): one row per owner in `diary_change`,
 /// moved by every write of its entries, in that write's transaction. Like the search index, it
-/// is kept by the code that writes entries (`SQLiteEntryStore`, the adoption of the local diary).
+/// is kept by the code that writes entries (`SQLiteEntryRows`, the adoption of the local diary).
 enum ChangeCount {
     static func read(of owner: UserID, _ db: Database) throws -> Int64 {
         try db.cachedStatement(sql: "SELECT count FROM diary_change WHERE owner_id = ?")

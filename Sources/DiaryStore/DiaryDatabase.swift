@@ -15,6 +15,8 @@ public final class DiaryDatabase: Sendable {
     private let quickReads: QuickReads
     /// The file's path, for error messages.
     public let path: String
+    /// Who copies the write-ahead log into the file.
+    public let checkpoints: Checkpoints
 
     /// Opens the diary at `path`, creating it (0600) when there is none. A file that is not a
     /// diary is refused, never changed, not even its journal mode (see `DiaryFile`). `checkpoints: .background` leaves copying the write-ahead log
@@ -26,6 +28,7 @@ public final class DiaryDatabase: Sendable {
     /// `waitingForLocks`: how many seconds a write waits for another process's write to end.
     init(path: String, checkpoints: Checkpoints = .inline, waitingForLocks: TimeInterval) throws {
         self.path = path
+        self.checkpoints = checkpoints
         var configuration = Configuration()
         configuration.busyMode = .timeout(waitingForLocks)
         configuration.prepareDatabase { db in
@@ -81,9 +84,9 @@ public final class DiaryDatabase: Sendable {
         BackgroundCheckpoints(path: path, pool: pool, interval: interval, threshold: threshold)
     }
 
-    /// The diary of one user.
-    public func entries(of owner: UserID) -> SQLiteEntryStore {
-        SQLiteEntryStore(database: self, owner: owner)
+    /// The rows of one user's diary.
+    public func entries(of owner: UserID) -> SQLiteEntryRows {
+        SQLiteEntryRows(database: self, owner: owner)
     }
 
     /// Runs a read, in the diary's own words when it fails.

@@ -1,3 +1,4 @@
+import DiaryCore
 import Foundation
 import GRDBSQLite
 

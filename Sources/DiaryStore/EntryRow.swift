@@ -91,17 +91,40 @@ struct EntryRow {
         try index.change(sequence, from: nil, to: (entry.title, entry.body), db)
     }
 
-    static func replaceText(of row: EntryRow, with entry: Entry, index: SearchIndexChanges, _ db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE entry SET title = CAST(? AS TEXT), body = CAST(? AS TEXT), updated_at = ?, version = ? WHERE seq = ?").execute(
-            arguments: [ExactText.argument(entry.title), ExactText.argument(entry.body), entry.updatedAt.millisecondsSince1970,
-                        entry.version, row.sequence])
-        try index.change(row.sequence, from: (row.entry.title, row.entry.body), to: (entry.title, entry.body), db)
-    }
-
-    /// Trash and restore leave the words, and so the index, as they are: search filters the trash out.
-    static func setTrashState(of row: EntryRow, to entry: Entry, _ db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE entry SET deleted_at = ?, version = ? WHERE seq = ?").execute(
-            arguments: [entry.deletedAt?.millisecondsSince1970, entry.version, row.sequence])
+    /// Writes `entry` over the stored `row`: each group of columns that changed, by its own
+    /// statement. Setting a column an index holds (the moment, the trash's) costs that index an
+    /// update even when the value is the same, so an autosave sets only its words; and the
+    /// search index hears of words only when they changed, byte for byte.
+    static func rewrite(_ row: EntryRow, to entry: Entry, index: SearchIndexChanges, _ db: Database) throws {
+        let old = row.entry
+        let words = !(old.title.utf8.elementsEqual(entry.title.utf8) && old.body.utf8.elementsEqual(entry.body.utf8))
+            || old.updatedAt != entry.updatedAt
+        let place = old.createdAt != entry.createdAt || old.deletedAt != entry.deletedAt
+        if words {
+            try db.cachedStatement(sql: "UPDATE entry SET title = CAST(? AS TEXT), body = CAST(? AS TEXT), updated_at = ?, version = ? WHERE seq = ?").execute(
+                arguments: [ExactText.argument(entry.title), ExactText.argument(entry.body), entry.updatedAt.millisecondsSince1970,
+                            entry.version, row.sequence])
+            try index.change(row.sequence, from: (old.title, old.body), to: (entry.title, entry.body), db)
+        }
+        if place || (!words && old.version != entry.version) {
+            // Trash and restore leave the words, and so the index, as they are: search filters the trash out.
+            try db.cachedStatement(sql: "UPDATE entry SET created_at = ?, deleted_at = ?, version = ? WHERE seq = ?").execute(
+                arguments: [entry.createdAt.millisecondsSince1970, entry.deletedAt?.millisecondsSince1970, entry.version, row.sequence])
+        }
+        if old.location != entry.location {
+            try db.cachedStatement(sql: "UPDATE entry SET latitude = ?, longitude = ? WHERE seq = ?").execute(
+                arguments: [entry.location?.latitude, entry.location?.longitude, row.sequence])
+        }
+        if old.weather != entry.weather {
+            if let weather = entry.weather {
+                try setWeather(weather, sequence: row.sequence, db)
+            } else {
+                try db.cachedStatement(sql: """
+                    UPDATE entry SET weather_provider = NULL, weather_condition = NULL, weather_description = NULL,
+                        weather_is_day = NULL, weather_temperature = NULL WHERE seq = ?
+                    """).execute(arguments: [row.sequence])
+            }
+        }
     }
 
     static func delete(_ row: EntryRow, index: SearchIndexChanges, _ db: Database) throws {

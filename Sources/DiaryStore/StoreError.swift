@@ -1,8 +1,9 @@
+import DiaryCore
 import Foundation
 import GRDB
 
 /// Why a diary file cannot be used. Each says what to do; none of them ever overwrites the file.
-public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+public enum StoreError: StorageFailure, Equatable, Sendable, LocalizedError {
     case cannotOpen(path: String, reason: String)
     case notADiary(path: String)
     case otherProgramsDatabase(path: String)
@@ -36,18 +37,13 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
 
     public var errorDescription: String? { description }
 
-    /// What a client of the server is told: what happened and what to do, without the server's
-    /// file paths or the command line's options, which are the operator's business.
-    public var messageForClients: String {
+    /// What a client of the server may be told of it (see `StorageFailure`).
+    public var kind: StorageFailureKind {
         switch self {
-        case .busy:
-            "The diary is busy with another long write; try again in a moment."
-        case .readOnly:
-            "The server cannot write to the diary just now (its storage is read-only); nothing was changed. Tell whoever runs it."
-        case .diskFull:
-            "The server's disk is full: this change was not saved, and everything saved before is intact. Try again once there is room."
-        case .cannotOpen, .notADiary, .otherProgramsDatabase, .madeByNewerDiary, .folder:
-            "The server cannot reach the diary's storage just now; nothing was changed. Try again later, or tell whoever runs it."
+        case .busy: .busy
+        case .readOnly: .readOnly
+        case .diskFull: .full
+        case .cannotOpen, .notADiary, .otherProgramsDatabase, .madeByNewerDiary, .folder: .unavailable
         }
     }
 

@@ -1,5 +1,4 @@
 import DiaryCore
-import DiaryStore
 import Foundation
 
 /// How entries look in a terminal, and as JSON for scripts.

@@ -1,11 +1,12 @@
 import ArgumentParser
 import DiaryCore
-import DiaryStore
+import DiaryBackends
+import DiaryServer
 import Foundation
 
 /// The options every command shares: which diary file, and whose diary in it.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The diary file (default: $DIARY_DATABASE, then $XDG_DATA_HOME/diary/diary.sqlite).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The diary's database file (default: $DIARY_DATABASE, then $XDG_DATA_HOME/diary/diary.sqlite).", valueName: "path"))
     var database: String?
 
     @Option(name: .long, help: ArgumentHelp("Whose diary to use (default: $DIARY_USER, or the only user there is).", valueName: "name"))
@@ -24,28 +25,30 @@ struct StoreOptions: ParsableArguments {
         return dataHome + "/diary/diary.sqlite"
     }
 
-    /// Opens the diary file, creating the default folder (0700, the owner's alone) on first use.
-    /// A path given explicitly must have its folder already: a typo should be an error, not a
-    /// new empty diary elsewhere.
-    func openDatabase(checkpoints: DiaryDatabase.Checkpoints = .inline) throws -> DiaryDatabase {
-        let path = databasePath()
-        if database == nil && ProcessInfo.processInfo.environment["DIARY_DATABASE"] == nil {
-            let folder = (path as NSString).deletingLastPathComponent
-            try? OwnerOnlyFile.makeFolders(folder)
-        }
-        return try DiaryDatabase(path: path, checkpoints: checkpoints)
+    /// Opens the storage (see `Backends.open`), making the default folder (0700, the owner's
+    /// alone) on first use. A path given explicitly must have its folder already: a typo should
+    /// be an error, not a new empty diary elsewhere.
+    func openStorage(for use: Backends.Use = .command) throws -> any Storage {
+        let environment = ProcessInfo.processInfo.environment
+        let chosen = database != nil || environment["DIARY_DATABASE"].map { !$0.isEmpty } == true
+        return try Backends.open(databasePath(environment: environment), for: use, makingFolder: !chosen)
+    }
+
+    /// The accounts of `storage`, hashing new passwords at `DIARY_BCRYPT_COST` (see `PasswordSettings`).
+    func accounts(of storage: any Storage) throws -> Accounts {
+        storage.accounts(passwords: BcryptPasswords(cost: try PasswordSettings.bcryptCost(environment: ProcessInfo.processInfo.environment)))
     }
 
     /// The diary the entry commands act on: the chosen user's, or, before any account exists,
     /// the local owner's (adopted by the first account).
-    func openStore() async throws -> SQLiteEntryStore {
-        let database = try openDatabase()
-        let user = try await chosenUser(SQLiteAccountStore(database: database))
-        return database.entries(of: user?.id ?? .localOwner)
+    func openDiary() async throws -> Diary {
+        let storage = try openStorage()
+        let user = try await chosenUser(try accounts(of: storage))
+        return storage.diary(of: user?.id ?? .localOwner)
     }
 
     /// `--user`'s (or `DIARY_USER`'s) account, else the only one; `nil` when there is none yet.
-    func chosenUser(_ accounts: SQLiteAccountStore) async throws -> User? {
+    func chosenUser(_ accounts: Accounts) async throws -> User? {
         let name = user ?? ProcessInfo.processInfo.environment["DIARY_USER"].flatMap { $0.isEmpty ? nil : $0 }
         if let name {
             guard let found = try await accounts.user(named: name) else { throw AccountError.noSuchUser(name) }
@@ -56,19 +59,6 @@ struct StoreOptions: ParsableArguments {
         case 0: return nil
         case 1: return users[0]
         default: throw UserChoiceError.severalUsers(users.map(\.name))
-        }
-    }
-}
-
-extension EntryStore {
-    /// The one entry whose id is `idOrPrefix` or starts with it.
-    func resolve(_ idOrPrefix: String) async throws -> UUID {
-        if let id = UUID(uuidString: idOrPrefix) { return id }
-        let matches = try await ids(startingWith: idOrPrefix, limit: 2)
-        switch matches.count {
-        case 0: throw EntryError.notFound(idOrPrefix)
-        case 1: return matches[0]
-        default: throw EntryError.ambiguousID(idOrPrefix)
         }
     }
 }

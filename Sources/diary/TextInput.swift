@@ -1,5 +1,4 @@
 import DiaryCore
-import DiaryStore
 import Foundation
 
 /// Text that is not given as arguments: piped in, or written in the writer's editor.

@@ -1,5 +1,4 @@
 import DiaryCore
-import DiaryStore
 import Foundation
 import Hummingbird
 
@@ -24,7 +23,7 @@ struct APIError: HTTPResponseError {
         var current: Entry?
     }
 
-    /// A write SQLite refused with SQLITE_FULL: rolled back whole, so nothing stored is damaged.
+    /// A write the storage refused for want of room: rolled back whole, so nothing stored is damaged.
     /// 507, not 503: the web app keeps the text and tries again, and the writer learns why.
     static let diskFull = APIError(
         status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full",
@@ -43,10 +42,10 @@ struct APIError: HTTPResponseError {
             return from(error)
         case let error as AccountError:
             return APIError(status: error == .alreadySetUp ? .conflict : .badRequest, code: "bad_account", message: error.description)
-        case StoreError.diskFull:
-            return .diskFull
-        case let error as StoreError:
-            return APIError(status: .serviceUnavailable, code: "storage_unavailable", message: error.messageForClients)
+        case let error as any StorageFailure:
+            // The operator's description names files and options; a client hears only what to do.
+            if error.kind == .full { return .diskFull }
+            return APIError(status: .serviceUnavailable, code: "storage_unavailable", message: error.kind.messageForClients)
         case is CancellationError:
             // A request still running when the server stops (a search, say) is cancelled.
             return APIError(status: .serviceUnavailable, code: "stopping", message: "The server is stopping; try again in a moment.",

@@ -3,10 +3,10 @@ import Foundation
 import Hummingbird
 
 /// `/api/v1/entries`: the diary's entries, one at a time or a page at a time.
-struct EntriesController<Store: EntryStore> {
+struct EntriesController {
     typealias Context = DiaryRequestContext
     /// Each user's own diary; no handler reaches another's.
-    let diaries: @Sendable (UserID) -> Store
+    let diaries: @Sendable (UserID) -> Diary
     let weather: WeatherRecorder?
     /// Each diary's first page, answered again while the diary has not changed.
     let firstPages = FirstPageCache()
@@ -29,7 +29,7 @@ struct EntriesController<Store: EntryStore> {
         /// Where the writer is, if they allow it: for the weather. Kept to two decimals.
         var location: Location?
         /// On a retry with newer text: the version that text builds on, should an earlier try
-        /// have got through (see `EntryStore.create`). The web app sends it when the page is
+        /// have got through (see `Diary.create`). The web app sends it when the page is
         /// closed while its first save of a new entry is still on its way.
         var basedOn: Int?
 

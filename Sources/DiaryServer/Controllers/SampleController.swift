@@ -3,10 +3,10 @@ import Foundation
 import Hummingbird
 
 /// `/api/v1/sample`: the original app's sample diary, offered to a new, empty diary.
-struct SampleController<Store: EntryStore> {
+struct SampleController {
     typealias Context = DiaryRequestContext
     /// Each user's own diary; no handler reaches another's.
-    let diaries: @Sendable (UserID) -> Store
+    let diaries: @Sendable (UserID) -> Diary
     /// The bundled `sample.json`, the 15 records the iOS app shipped with.
     let sample: Data
 

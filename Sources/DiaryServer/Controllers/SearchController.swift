@@ -2,10 +2,10 @@ import DiaryCore
 import Hummingbird
 
 /// `/api/v1/search`: entries by the words in them, best match first.
-struct SearchController<Store: EntryStore> {
+struct SearchController {
     typealias Context = DiaryRequestContext
     /// Each user's own diary; no handler reaches another's.
-    let diaries: @Sendable (UserID) -> Store
+    let diaries: @Sendable (UserID) -> Diary
     /// How many searches run at once, and for how long (`diary serve --search-timeout`).
     let gate: SearchGate
 

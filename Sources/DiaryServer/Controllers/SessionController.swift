@@ -1,12 +1,11 @@
 import DiaryCore
-import DiaryStore
 import Foundation
 import HTTPTypes
 import Hummingbird
 
 /// `/api/v1/session` (log in, who am I, log out) and `/api/v1/setup` (the first account).
 struct SessionController {
-    let accounts: SQLiteAccountStore
+    let accounts: Accounts
     let origins: OriginCheck
     /// Printed by `diary serve` on a diary with no account: a setup from another computer needs
     /// it (see `SetupCode`). `nil`: only this computer may set up.
@@ -126,7 +125,7 @@ struct SessionController {
     private func startSession(for user: User, context: DiaryRequestContext, status: HTTPResponse.Status) async throws -> Response {
         let (token, session) = try await accounts.startSession(for: user)
         var response = try JSONResponse.make(SessionBody(user: .init(name: user.name), csrfToken: session.csrfToken, setupNeeded: false), status: status)
-        response.setCookie(sessionCookie(token, context: context, maxAge: Int(SQLiteAccountStore.sessionLifetime)))
+        response.setCookie(sessionCookie(token, context: context, maxAge: Int(Accounts.sessionLifetime)))
         return response
     }
 

@@ -2,10 +2,10 @@ import DiaryCore
 import Hummingbird
 
 /// `/api/v1/trash`: entries moved out of the diary, until they are restored or deleted for good.
-struct TrashController<Store: EntryStore> {
+struct TrashController {
     typealias Context = DiaryRequestContext
     /// Each user's own diary; no handler reaches another's.
-    let diaries: @Sendable (UserID) -> Store
+    let diaries: @Sendable (UserID) -> Diary
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("trash", use: list)

@@ -1,4 +1,4 @@
-import DiaryStore
+import DiaryCore
 import Hummingbird
 
 /// Works out who is asking: a bearer token, else a session cookie. It refuses nothing itself
@@ -7,7 +7,7 @@ struct IdentifyMiddleware: RouterMiddleware {
     typealias Context = DiaryRequestContext
     static let cookieName = "diary_session"
 
-    let accounts: SQLiteAccountStore
+    let accounts: Accounts
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context

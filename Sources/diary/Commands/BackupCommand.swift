@@ -1,10 +1,9 @@
 import ArgumentParser
-import DiaryStore
 
 struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
-        abstract: "Copy the diary to a new SQLite file, safely, even while `diary serve` is writing to it.")
+        abstract: "Copy the whole database (every account's diary) to a new file, safely, even while `diary serve` is writing to it.")
 
     @OptionGroup var options: StoreOptions
 
@@ -12,8 +11,7 @@ struct BackupCommand: AsyncParsableCommand {
     var path: String
 
     func run() async throws {
-        let store = try await options.openStore()
-        try await store.backup(to: path)
+        try await options.openStorage().backup(to: path)
         print("Backed up the diary to \(path).")
     }
 }

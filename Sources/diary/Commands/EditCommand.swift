@@ -22,7 +22,7 @@ struct EditCommand: AsyncParsableCommand {
     var body: String?
 
     func run() async throws {
-        let store = try await options.openStore()
+        let store = try await options.openDiary()
         let found = try await store.resolve(id)
         guard let entry = try await store.entry(id: found) else { throw EntryError.notFound(id) }
         let text: EntryText

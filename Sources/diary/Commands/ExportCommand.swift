@@ -1,6 +1,5 @@
 import ArgumentParser
 import DiaryCore
-import DiaryStore
 import Foundation
 
 struct ExportCommand: AsyncParsableCommand {
@@ -20,7 +19,7 @@ struct ExportCommand: AsyncParsableCommand {
     var output: String?
 
     func run() async throws {
-        let store = try await options.openStore()
+        let store = try await options.openDiary()
         // Written beside the target and moved into place at the end: a failed export never
         // leaves half a file where a good one was. Made 0600: the export is the whole diary.
         let temporary = output.map { $0 + ".partial-\(ProcessInfo.processInfo.processIdentifier)" }
@@ -48,7 +47,7 @@ struct ExportCommand: AsyncParsableCommand {
         }
     }
 
-    private func write(store: some EntryStore, to handle: FileHandle) async throws {
+    private func write(store: Diary, to handle: FileHandle) async throws {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(4 << 20)
         buffer.append(contentsOf: (format == .json ? ExportFile.header : MarkdownExport.header).utf8)

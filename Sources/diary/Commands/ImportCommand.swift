@@ -18,7 +18,7 @@ struct ImportCommand: AsyncParsableCommand {
             throw FileError.unreadable(file)
         }
         let entries = try ImportFile.entries(from: data)
-        let store = try await options.openStore()
+        let store = try await options.openDiary()
         let summary = try await store.importEntries(entries)
         var message = "Imported \(summary.imported) \(summary.imported == 1 ? "entry" : "entries")."
         if summary.skipped > 0 { message += " Skipped \(summary.skipped) already in the diary." }

@@ -20,7 +20,7 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try await options.openStore()
+        let store = try await options.openDiary()
         var entries: [EntrySummary] = []
         var cursor: EntryCursor?
         repeat {

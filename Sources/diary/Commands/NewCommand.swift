@@ -36,7 +36,7 @@ struct NewCommand: AsyncParsableCommand {
         let place = location.flatMap(Coordinates.init(text:))
         let provider = place == nil ? nil : try WeatherSettings.provider(choice: weather, environment: ProcessInfo.processInfo.environment)
         let text = try EntryInput.text(title: title, body: body, initial: "")
-        let store = try await options.openStore()
+        let store = try await options.openDiary()
         // Saved first: the weather is a bonus that a slow or failing provider must not cost.
         let entry = try await store.create(text, id: UUID(), location: place)
         let shortID = entry.id.diaryString.prefix(EntryPrinter.shortIDLength)

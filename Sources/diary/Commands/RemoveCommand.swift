@@ -14,7 +14,7 @@ struct RemoveCommand: AsyncParsableCommand {
     var purge = false
 
     func run() async throws {
-        let store = try await options.openStore()
+        let store = try await options.openDiary()
         let found = try await store.resolve(id)
         let shortID = found.diaryString.prefix(EntryPrinter.shortIDLength)
         if purge {
@@ -36,7 +36,7 @@ struct RestoreCommand: AsyncParsableCommand {
     var id: String
 
     func run() async throws {
-        let store = try await options.openStore()
+        let store = try await options.openDiary()
         let found = try await store.resolve(id)
         _ = try await store.restore(id: found)
         print("Restored \(found.diaryString.prefix(EntryPrinter.shortIDLength)).")

@@ -25,7 +25,7 @@ struct SearchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try await options.openStore()
+        let store = try await options.openDiary()
         let hits = try await store.search(query.joined(separator: " "), limit: max(n, 1))
         if json {
             print(try EntryPrinter.json(hits.map { SearchResult(entry: $0.entry, snippet: $0.snippet) }))

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import DiaryServer
-import DiaryStore
 import DiaryWeather
 import Hummingbird
 import Logging
@@ -59,11 +58,12 @@ struct ServeCommand: AsyncParsableCommand {
         let network = try NetworkSettings(host: host, hostNames: hostNames, trustedProxies: trustedProxies,
                                           trustProxy: trustProxy, environment: environment)
         let provider = try WeatherSettings.provider(choice: weather, environment: environment)
-        // The server checkpoints in the background, so no autosave waits for a checkpoint's sync.
-        let database = try options.openDatabase(checkpoints: .background)
+        // The server runs the storage's upkeep in the background (SQLite's checkpoints), so no
+        // autosave waits for it.
+        let storage = try options.openStorage(for: .server)
         // A diary with no account yet: whoever sets it up owns it. From another computer that
         // takes this code, which only the person who started the server sees.
-        let setupCode = try await SQLiteAccountStore(database: database).userCount() == 0 ? SetupCode() : nil
+        let setupCode = try await storage.accountRows.userCount() == 0 ? SetupCode() : nil
         var settings = ServerSettings(
             host: host, port: port, weather: provider,
             trustedProxies: network.trustedProxies, hostNames: network.hostNames,
@@ -78,10 +78,10 @@ struct ServeCommand: AsyncParsableCommand {
         let names = network.hostNames.compactMap(ServedHosts.urlHost)
         let shown = ServedHosts.isWildcard(host) ? names.first ?? "127.0.0.1" : ServedHosts.urlHost(host) ?? host
         let others = ServedHosts.isWildcard(host) ? names.dropFirst().filter { $0 != shown } : []
-        let path = database.path
-        try await serve(database: database, settings: settings, logger: logger) { port in
+        let location = storage.location
+        try await serve(storage: storage, settings: settings, logger: logger) { port in
             // Written straight to the file descriptor: a pipe would otherwise hold it in a buffer.
-            FileHandle.standardOutput.write(Data("Diary is at http://\(shown):\(port)/ (database: \(path)). Press Ctrl-C to stop.\n".utf8))
+            FileHandle.standardOutput.write(Data("Diary is at http://\(shown):\(port)/ (database: \(location)). Press Ctrl-C to stop.\n".utf8))
             if !others.isEmpty {
                 let addresses = others.map { "http://\($0):\(port)/" }.joined(separator: ", ")
                 FileHandle.standardOutput.write(Data("It is also at \(addresses).\n".utf8))

@@ -13,7 +13,7 @@ struct ShowCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let store = try await options.openStore()
+        let store = try await options.openDiary()
         let found = try await store.resolve(id)
         guard let entry = try await store.entry(id: found) else { throw EntryError.notFound(id) }
         print(json ? try EntryPrinter.json(entry) : EntryPrinter().full(entry))

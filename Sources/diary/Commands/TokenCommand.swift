@@ -1,6 +1,5 @@
 import ArgumentParser
 import DiaryCore
-import DiaryStore
 import Foundation
 
 struct TokenCommand: AsyncParsableCommand {
@@ -10,7 +9,7 @@ struct TokenCommand: AsyncParsableCommand {
         subcommands: [Create.self, List.self, Revoke.self])
 
     /// The account a token command acts for: `--user`, or the only one.
-    static func account(_ options: StoreOptions, _ accounts: SQLiteAccountStore) async throws -> User {
+    static func account(_ options: StoreOptions, _ accounts: Accounts) async throws -> User {
         guard let user = try await options.chosenUser(accounts) else {
             throw SettingError("Tokens belong to an account, and there is none yet: add one with: diary user add NAME")
         }
@@ -25,7 +24,7 @@ struct TokenCommand: AsyncParsableCommand {
         var name: String
 
         func run() async throws {
-            let accounts = SQLiteAccountStore(database: try options.openDatabase())
+            let accounts = try options.accounts(of: try options.openStorage())
             let user = try await TokenCommand.account(options, accounts)
             let token = try await accounts.createToken(named: name, for: user)
             print(token)
@@ -39,7 +38,7 @@ struct TokenCommand: AsyncParsableCommand {
         @OptionGroup var options: StoreOptions
 
         func run() async throws {
-            let accounts = SQLiteAccountStore(database: try options.openDatabase())
+            let accounts = try options.accounts(of: try options.openStorage())
             let user = try await TokenCommand.account(options, accounts)
             let tokens = try await accounts.tokens(of: user)
             if tokens.isEmpty { print("\(user.name) has no tokens. Issue one with: diary token create NAME") }
@@ -59,7 +58,7 @@ struct TokenCommand: AsyncParsableCommand {
         var name: String
 
         func run() async throws {
-            let accounts = SQLiteAccountStore(database: try options.openDatabase())
+            let accounts = try options.accounts(of: try options.openStorage())
             let user = try await TokenCommand.account(options, accounts)
             try await accounts.revokeToken(named: name, of: user)
             print("Revoked \(name).")

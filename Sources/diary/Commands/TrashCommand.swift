@@ -18,7 +18,7 @@ struct TrashCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try await options.openStore()
+        let store = try await options.openDiary()
         let page = try await store.trash(after: nil, limit: n)
         if json {
             print(try EntryPrinter.json(page.entries))

@@ -2,15 +2,13 @@ import DiaryCore
 import Foundation
 import GRDB
 
-extension SQLiteEntryStore {
+extension SQLiteEntryRows {
     /// Runs on GRDB's pool of readers, never on the writer or `QuickReads`' connections, so a
     /// long search holds up no save and no page of the list. A cancelled task interrupts the
     /// query (`sqlite3_interrupt`, through GRDB) and throws `CancellationError`.
-    public func search(_ query: String, limit: Int) async throws -> [SearchHit] {
-        let query = try SearchQuery(query)
+    public func search(_ query: SearchQuery, limit: Int) async throws -> [Entry] {
         guard let match = Self.matchExpression(for: query) else { return [] }
-        let limit = max(0, limit)
-        let entries = try await read { [owner] db in
+        return try await read { [owner] db in
             // First the best `limit` rows of this diary, touching no body; then only their text.
             let sequences = try Int64.fetchAll(
                 db,
@@ -20,7 +18,7 @@ extension SQLiteEntryStore {
                     ORDER BY \(SearchRanking.functionName)(entry_search) DESC, e.created_at DESC, e.seq DESC
                     LIMIT ?
                     """,
-                arguments: [match, owner.rawValue, limit])
+                arguments: [match, owner.rawValue, max(0, limit)])
             guard !sequences.isEmpty else { return [Entry]() }
             // Read from a cursor: a copied row would have lost what follows a NUL in the text.
             let rows = try Row.fetchCursor(
@@ -33,11 +31,6 @@ extension SQLiteEntryStore {
                 bySequence[found.sequence] = found.entry
             }
             return sequences.compactMap { bySequence[$0] }
-        }
-        // Each snippet reads a bounded window of its body; a cancelled search stops between them.
-        return try entries.map { entry in
-            try Task.checkCancellation()
-            return SearchHit(entry: entry.summary, snippet: Snippet.of(entry.body, matching: query.text))
         }
     }
 

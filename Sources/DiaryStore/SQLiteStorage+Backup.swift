@@ -1,7 +1,8 @@
+import DiaryCore
 import Foundation
 import GRDB
 
-extension SQLiteEntryStore {
+extension SQLiteStorage {
     /// Copies the live diary to a new file at `path` with SQLite's online backup: a consistent
     /// snapshot, taken while writers go on. An existing file is never overwritten. The copy is
     /// made 0600 before SQLite writes a byte of it: a backup is as private as the diary.
@@ -18,7 +19,7 @@ extension SQLiteEntryStore {
         }
         do {
             let copy = try DatabaseQueue(path: path)
-            try await pool.backup(to: copy)
+            try await database.pool.backup(to: copy)
             try copy.close()
         } catch {
             try? FileManager.default.removeItem(atPath: path)

@@ -2,7 +2,7 @@ import DiaryCore
 import Foundation
 import GRDB
 
-extension SQLiteEntryStore {
+extension SQLiteEntryRows {
     /// A list row needs only the start of the body: its first line that is not blank, at most
     /// `Excerpt.maximumLength` characters. Leading blank lines go in SQL, so 1,600 bytes hold
     /// that line (unless lines of only non-ASCII spaces come first), and the rest of the body is
@@ -36,14 +36,10 @@ extension SQLiteEntryStore {
     /// millisecond may be shown again rather than skipped).
     static let cursorSequence = "COALESCE((SELECT seq FROM entry WHERE owner_id = ? AND id = ?), ?)"
 
-    /// The most rows one page or batch reads, whatever a caller asks: a number from outside
-    /// (`diary trash -n 9223372036854775807`) must not overflow the one more row a page reads.
-    static let largestPage = 10_000
-
     private func page(
         sql: String, cursor: EntryCursor?, limit: Int, time: @escaping @Sendable (EntrySummary) -> Date
     ) async throws -> EntryPage {
-        let limit = min(max(limit, 1), Self.largestPage)
+        let limit = min(max(limit, 1), Diary.largestPage)
         let start = cursor ?? EntryCursor(time: .max, entry: nil)
         return try await database.readStatement { [owner] db in
             let statement = try db.cachedStatement(sql: sql)
@@ -85,9 +81,9 @@ extension SQLiteEntryStore {
     }
 }
 
-extension SQLiteEntryStore {
+extension SQLiteEntryRows {
     public func export(after cursor: EntryCursor?, limit: Int) async throws -> EntryBatch {
-        let limit = min(max(limit, 1), Self.largestPage)
+        let limit = min(max(limit, 1), Diary.largestPage)
         let start = cursor ?? EntryCursor(time: .min, entry: nil)
         return try await read { [owner] db in
             let rows = try Row.fetchCursor(

@@ -3,12 +3,12 @@ import Foundation
 
 /// `diary`: a private diary on the command line, and the server of its web app.
 @main
-struct Diary: AsyncParsableCommand {
+struct DiaryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diary",
         abstract: "A private diary that saves itself.",
         discussion: """
-            Entries live in one SQLite file: --database PATH, or DIARY_DATABASE, or by default \
+            Entries live in one database file: --database PATH, or DIARY_DATABASE, or by default \
             $XDG_DATA_HOME/diary/diary.sqlite (~/.local/share/diary/diary.sqlite).
             Wherever an ID is asked for, a unique prefix of it will do.
             """,

@@ -1,0 +1,54 @@
+import DiaryCore
+import DiaryStore
+import Foundation
+
+/// The one place that knows every storage backend: it turns the configured database into a
+/// `Storage`. Nothing else in the server or the command line names a backend (the test command
+/// checks), so a new one is added here, beside its own module and its place in the
+/// conformance suites' list.
+public enum Backends {
+    /// What the storage is opened for.
+    public enum Use: Sendable {
+        /// A command that runs and ends: the database does its upkeep inline.
+        case command
+        /// A server, which runs `Storage.maintain()` while it serves (SQLite's checkpoints then
+        /// happen in the background, so no autosave waits for one).
+        case server
+    }
+
+    /// Opens the storage at `database`: a file's path (SQLite, created 0600 when there is none).
+    /// With `makingFolder`, the file's folder is made first (0700) when it is missing: the
+    /// default location on first use. A path given explicitly must have its folder already, so
+    /// that a typo is an error, not a new empty diary elsewhere.
+    public static func open(_ database: String, for use: Use, makingFolder: Bool = false) throws -> any Storage {
+        if let scheme = URLScheme.of(database) {
+            throw BackendError.unsupportedURL(scheme: scheme)
+        }
+        if makingFolder {
+            try? OwnerOnlyFile.makeFolders((database as NSString).deletingLastPathComponent)
+        }
+        return try SQLiteStorage(path: database, checkpoints: use == .server ? .background : .inline)
+    }
+}
+
+/// The scheme of a database given as a URL (`postgres://…`); `nil` for a file's path.
+enum URLScheme {
+    static func of(_ database: String) -> String? {
+        guard let colon = database.range(of: "://") else { return nil }
+        let scheme = database[..<colon.lowerBound]
+        guard !scheme.isEmpty, scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else { return nil }
+        return String(scheme)
+    }
+}
+
+/// A configured database this build cannot open.
+public enum BackendError: Error, CustomStringConvertible {
+    case unsupportedURL(scheme: String)
+
+    public var description: String {
+        switch self {
+        case .unsupportedURL(let scheme):
+            "This Diary keeps its diary in a file, and \(scheme):// databases are not supported yet: give the path of a file instead."
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+
+/// One user's diary: the rules every entry obeys, written once, over whichever backend keeps
+/// its rows (`EntryRows`). The server and the command line go through it and nothing else.
+///
+/// "Not found" is `nil` on reads and `EntryError.notFound` on writes.
+public struct Diary: Sendable {
+    public let rows: any EntryRows
+
+    public init(rows: any EntryRows) {
+        self.rows = rows
+    }
+
+    /// The most entries one page or batch holds, whatever a caller asks: a number from outside
+    /// (`diary trash -n 9223372036854775807`) must not overflow the one more row a page reads.
+    public static let largestPage = 10_000
+
+    // MARK: Writing
+
+    /// Stores a new entry written now, where its writer was (if they shared it). `id` lets a
+    /// client that retries a create after a lost answer get the entry it already made instead of
+    /// a second one. A retry with newer text says which version that text builds on
+    /// (`basedOn`): if the earlier try got through and the entry is still at that version, it
+    /// takes the new text, as an update would; else the entry is returned as it is. A first try
+    /// never says, so an earlier try arriving late never overwrites a later one.
+    public func create(_ text: EntryText, id: UUID, location: Coordinates? = nil, basedOn version: Int? = nil) async throws -> Entry {
+        let now = Date()
+        let entry = Entry(id: id, title: text.title, body: text.body, createdAt: now, location: location)
+        return try await rows.insert(entry) { existing in
+            guard let version, version == existing.version else { return nil }
+            return try Self.rewrite(existing, to: text, at: now)
+        }
+    }
+
+    /// Replaces the entry's text. When `version` is given and the entry is no longer at it, nothing
+    /// changes and `EntryError.conflict` carries the current entry. The same words again (a
+    /// retried autosave) are no change, whatever version they were based on.
+    public func update(id: UUID, to text: EntryText, expecting version: Int?) async throws -> Entry {
+        let now = Date()
+        return try await rows.change(id: id) { current in
+            if text.isSame(as: current) { return nil }
+            if let version, version != current.version { throw EntryError.conflict(expected: version, current: current) }
+            return try Self.rewrite(current, to: text, at: now)
+        }
+    }
+
+    /// Gives an entry new words, as its next version; `nil` when they are its words already.
+    private static func rewrite(_ current: Entry, to text: EntryText, at now: Date) throws -> Entry? {
+        if text.isSame(as: current) { return nil }
+        var changed = current
+        changed.title = text.title
+        changed.body = text.body
+        changed.updatedAt = Date(millisecondsSince1970: now.millisecondsSince1970)
+        try changed.advanceVersion()
+        return changed
+    }
+
+    /// Records the weather of an entry's moment. It is the server's note, not the writer's
+    /// words, so the version does not change: an editor open on the entry keeps saving.
+    public func attachWeather(_ weather: Weather, to id: UUID) async throws {
+        _ = try await rows.change(id: id) { current in
+            var changed = current
+            changed.weather = weather
+            return changed
+        }
+    }
+
+    /// Moves the entry to the trash (again, if it is there already: no error, no change).
+    public func moveToTrash(id: UUID) async throws -> Entry {
+        let now = Date(millisecondsSince1970: Date().millisecondsSince1970)
+        return try await rows.change(id: id) { current in
+            if current.isInTrash { return nil }
+            var trashed = current
+            trashed.deletedAt = now
+            try trashed.advanceVersion()
+            return trashed
+        }
+    }
+
+    /// Takes the entry out of the trash (one in the diary already stays as it is).
+    public func restore(id: UUID) async throws -> Entry {
+        try await rows.change(id: id) { current in
+            if !current.isInTrash { return nil }
+            var restored = current
+            restored.deletedAt = nil
+            try restored.advanceVersion()
+            return restored
+        }
+    }
+
+    /// Deletes the entry for good, whether in the trash or not.
+    public func purge(id: UUID) async throws {
+        guard try await rows.delete(id: id) else { throw EntryError.notFound(id.diaryString) }
+    }
+
+    /// Adds entries in one transaction: all of them or, on any error, none. Entries whose id is
+    /// already in this diary are skipped, so importing the same export twice adds nothing; what
+    /// other diaries hold plays no part. With `onlyIntoEmptyDiary`, a diary that has any entry
+    /// (the trash aside) by the time the transaction begins gets nothing and `EntryError.diaryNotEmpty`.
+    public func importEntries(_ entries: [Entry], onlyIntoEmptyDiary: Bool = false) async throws -> ImportSummary {
+        try await rows.insert(entries, onlyIntoEmptyDiary: onlyIntoEmptyDiary)
+    }
+
+    // MARK: Reading
+
+    /// The entry with this id, in the diary or in the trash.
+    public func entry(id: UUID) async throws -> Entry? {
+        try await rows.entry(id: id)
+    }
+
+    /// Up to `limit` ids (in the diary or the trash) that start with `prefix`, in either case:
+    /// how a short id typed on the command line is resolved. Nothing but hex digits and dashes
+    /// can start an id, so anything else finds nothing.
+    public func ids(startingWith prefix: String, limit: Int) async throws -> [UUID] {
+        let prefix = prefix.lowercased()
+        guard !prefix.isEmpty, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return [] }
+        return try await rows.ids(startingWith: prefix, limit: max(0, min(limit, Self.largestPage)))
+    }
+
+    /// The one entry whose id is `idOrPrefix` or starts with it.
+    public func resolve(_ idOrPrefix: String) async throws -> UUID {
+        if let id = UUID(uuidString: idOrPrefix) { return id }
+        let matches = try await ids(startingWith: idOrPrefix, limit: 2)
+        switch matches.count {
+        case 0: throw EntryError.notFound(idOrPrefix)
+        case 1: return matches[0]
+        default: throw EntryError.ambiguousID(idOrPrefix)
+        }
+    }
+
+    /// The diary, newest first, a page at a time.
+    public func list(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
+        try await rows.list(after: cursor, limit: Self.pageSize(limit))
+    }
+
+    /// The trash, most recently deleted first, a page at a time.
+    public func trash(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
+        try await rows.trash(after: cursor, limit: Self.pageSize(limit))
+    }
+
+    /// Every entry in the diary (not the trash), oldest first, whole, a batch at a time: what an
+    /// export writes. Oldest first, so importing the file keeps the order of entries written in
+    /// the same millisecond.
+    public func export(after cursor: EntryCursor?, limit: Int) async throws -> EntryBatch {
+        try await rows.export(after: cursor, limit: Self.pageSize(limit))
+    }
+
+    /// Entries in the diary (not the trash) that hold every word of `query`, best match first,
+    /// each with a snippet of its body around the words. A query too long or with too many words
+    /// is refused (`SearchQueryError`); one with no letters or digits finds nothing.
+    public func search(_ query: String, limit: Int) async throws -> [SearchHit] {
+        let query = try SearchQuery(query)
+        guard !query.terms.isEmpty, limit > 0 else { return [] }
+        let entries = try await rows.search(query, limit: min(limit, Self.largestPage))
+        // Each snippet reads a bounded window of its body; a cancelled search stops between them.
+        return try entries.map { entry in
+            try Task.checkCancellation()
+            return SearchHit(entry: entry.summary, snippet: Snippet.of(entry.body, matching: query.text))
+        }
+    }
+
+    /// How many entries are in the diary (not counting the trash).
+    public func count() async throws -> Int {
+        try await rows.count()
+    }
+
+    /// A number that goes up whenever an entry of this diary or its trash changes in any way
+    /// (written, moved, restored, purged, imported, given weather), whoever changed it: another
+    /// process too. A page kept in memory is checked against it before it is answered again.
+    public func changeCount() async throws -> Int64 {
+        try await rows.changeCount()
+    }
+
+    private static func pageSize(_ limit: Int) -> Int { min(max(limit, 1), largestPage) }
+}

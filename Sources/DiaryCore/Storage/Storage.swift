@@ -1,0 +1,71 @@
+import Foundation
+
+/// Everything Diary keeps, in one configured database: each user's diary and the accounts.
+///
+/// `DiaryBackends.open` turns the configured database (a file's path; a `postgres://` URL once
+/// that backend exists) into one of these; the server and the command line see nothing else
+/// of it. A new backend implements this, `EntryRows` and `AccountRows`, and joins the
+/// conformance suites' list of backends (`Tests/DiaryStoreTests/StoreBackend.swift`).
+public protocol Storage: Sendable {
+    /// The rows of one user's diary (`UserID.localOwner`'s before any account exists).
+    func entryRows(of owner: UserID) -> any EntryRows
+
+    /// Users, sessions, access tokens and login throttles.
+    var accountRows: any AccountRows { get }
+
+    /// Does what the database needs done in the background while a server uses it (SQLite's
+    /// checkpoints), until the task is cancelled; returns at once when there is nothing to do.
+    func maintain() async
+
+    /// Copies the whole database to a new file at `path`, consistently, while writers go on.
+    /// Never overwrites a file; a backend that cannot copy itself so says what to use instead.
+    func backup(to path: String) async throws
+
+    /// Where the data is, for its operator: a file's path, a URL without its password. Never
+    /// sent to a client.
+    var location: String { get }
+}
+
+extension Storage {
+    /// One user's diary, with its rules.
+    public func diary(of owner: UserID) -> Diary {
+        Diary(rows: entryRows(of: owner))
+    }
+
+    /// The accounts, with their rules; passwords hashed by `passwords`.
+    public func accounts(passwords: any PasswordHasher) -> Accounts {
+        Accounts(rows: accountRows, passwords: passwords)
+    }
+}
+
+/// A failure of the storage itself (not of what was asked of it), as a backend reports it.
+/// Its `description` is for the operator (it may name the file and the option that chose it);
+/// a client of the server is told only `kind.messageForClients`.
+public protocol StorageFailure: Error, CustomStringConvertible {
+    var kind: StorageFailureKind { get }
+}
+
+/// What a client of the server may learn about a storage failure: what happened, what to do.
+public enum StorageFailureKind: Sendable, Equatable {
+    /// Another long write holds the database; the same request may go through in a moment.
+    case busy
+    /// The storage refuses writes (a read-only file or folder, a read-only replica).
+    case readOnly
+    /// No room left: the write was rolled back whole.
+    case full
+    /// The database cannot be reached or used just now.
+    case unavailable
+
+    public var messageForClients: String {
+        switch self {
+        case .busy:
+            "The diary is busy with another long write; try again in a moment."
+        case .readOnly:
+            "The server cannot write to the diary just now (its storage is read-only); nothing was changed. Tell whoever runs it."
+        case .full:
+            "The server's disk is full: this change was not saved, and everything saved before is intact. Try again once there is room."
+        case .unavailable:
+            "The server cannot reach the diary's storage just now; nothing was changed. Try again later, or tell whoever runs it."
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import DiaryCore
+import Foundation
+import GRDB
+
+/// One user's diary in a `DiaryDatabase`: every query is scoped to its owner, so no entry of
+/// another user is ever read, listed, found or changed through it. It reads and writes rows;
+/// what a change may be is `Diary`'s to decide.
+public struct SQLiteEntryRows: EntryRows {
+    public let database: DiaryDatabase
+    public let owner: UserID
+
+    public init(database: DiaryDatabase, owner: UserID) {
+        self.database = database
+        self.owner = owner
+    }
+
+    var pool: DatabasePool { database.pool }
+    /// Where entry writes note their words for the search index.
+    var index: SearchIndexChanges { database.searchIndex }
+
+    func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await database.read(work)
+    }
+
+    func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await database.write(work)
+    }
+
+    public func insert(_ entry: Entry, orChange change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Entry {
+        try await write { [owner, index] db in
+            if let existing = try EntryRow.fetch(db, id: entry.id, owner: owner) {
+                return try Self.store(change(existing.entry), over: existing, owner: owner, index: index, db)
+            }
+            try EntryRow.insert(entry, owner: owner, index: index, db)
+            try ChangeCount.moved(owner, db)
+            return entry
+        }
+    }
+
+    public func change(id: UUID, _ change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Entry {
+        try await write { [owner, index] db in
+            guard let row = try EntryRow.fetch(db, id: id, owner: owner) else { throw EntryError.notFound(id.diaryString) }
+            return try Self.store(change(row.entry), over: row, owner: owner, index: index, db)
+        }
+    }
+
+    /// Writes `changed` (when there is a change) over the stored `row`; returns the entry as stored.
+    private static func store(_ changed: Entry?, over row: EntryRow, owner: UserID, index: SearchIndexChanges,
+                              _ db: Database) throws -> Entry {
+        guard let changed else { return row.entry }
+        try EntryRow.rewrite(row, to: changed, index: index, db)
+        try ChangeCount.moved(owner, db)
+        return changed
+    }
+
+    public func delete(id: UUID) async throws -> Bool {
+        try await write { [owner, index] db in
+            guard let row = try EntryRow.fetch(db, id: id, owner: owner) else { return false }
+            try EntryRow.delete(row, index: index, db)
+            try ChangeCount.moved(owner, db)
+            return true
+        }
+    }
+
+    public func changeCount() async throws -> Int64 {
+        try await database.readStatement { [owner] db in try ChangeCount.read(of: owner, db) }
+    }
+
+    public func entry(id: UUID) async throws -> Entry? {
+        try await database.readStatement { [owner] db in try EntryRow.fetch(db, id: id, owner: owner)?.entry }
+    }
+
+    public func ids(startingWith prefix: String, limit: Int) async throws -> [UUID] {
+        // `Diary` lets only hex digits and dashes through, so the prefix holds no GLOB pattern.
+        try await read { [owner] db in
+            try String.fetchAll(db, sql: "SELECT id FROM entry WHERE id GLOB ? AND owner_id = ? LIMIT ?", arguments: [prefix + "*", owner.rawValue, limit])
+                .compactMap(UUID.init(uuidString:))
+        }
+    }
+
+    public func count() async throws -> Int {
+        try await read { [owner] db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE owner_id = ? AND deleted_at IS NULL", arguments: [owner.rawValue]) ?? 0
+        }
+    }
+}

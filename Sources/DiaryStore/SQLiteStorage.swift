@@ -1,0 +1,33 @@
+import DiaryCore
+import Foundation
+
+/// Diary's storage in one SQLite file (see `DiaryDatabase`): the embedded default.
+public struct SQLiteStorage: Storage {
+    public let database: DiaryDatabase
+
+    public init(database: DiaryDatabase) {
+        self.database = database
+    }
+
+    /// Opens (or creates) the diary file at `path` (see `DiaryDatabase.init(path:checkpoints:)`).
+    public init(path: String, checkpoints: DiaryDatabase.Checkpoints = .inline) throws {
+        self.init(database: try DiaryDatabase(path: path, checkpoints: checkpoints))
+    }
+
+    public func entryRows(of owner: UserID) -> any EntryRows {
+        SQLiteEntryRows(database: database, owner: owner)
+    }
+
+    public var accountRows: any AccountRows {
+        SQLiteAccountRows(database: database)
+    }
+
+    /// The background checkpoints of a file opened with `checkpoints: .background` (a server's);
+    /// with SQLite's own checkpoints there is nothing to do.
+    public func maintain() async {
+        guard database.checkpoints == .background else { return }
+        await database.backgroundCheckpoints().run()
+    }
+
+    public var location: String { database.path }
+}
