@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "DiaryCoreTests", dependencies: ["DiaryCore"]),
         .testTarget(
             name: "DiaryStoreTests",
-            dependencies: ["DiaryCore", "DiaryStore"],
+            dependencies: ["DiaryCore", "DiaryStore", "DiaryServer"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

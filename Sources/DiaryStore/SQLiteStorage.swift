@@ -31,3 +31,10 @@ public struct SQLiteStorage: Storage {
 
     public var location: String { database.path }
 }
+
+extension DiaryDatabase {
+    /// One user's diary in this file, with its rules.
+    public func diary(of owner: UserID) -> Diary {
+        Diary(rows: entries(of: owner))
+    }
+}

@@ -13,12 +13,12 @@ func withDiaryAPI(_ test: @Sendable (APIClient) async throws -> Void) async thro
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-api-\(UUID().diaryString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let database = try DiaryDatabase(path: folder.appendingPathComponent("diary.sqlite").path)
-    let accounts = SQLiteAccountStore(database: database, bcryptCost: 4)
+    let accounts = SQLiteStorage(database: database).accounts(passwords: BcryptPasswords(cost: 4))
     let writer = try await accounts.addUser(name: "writer", password: "correct horse")
     let token = try await accounts.createToken(named: "tests", for: writer)
-    let app = buildApplication(database: database, settings: ServerSettings(port: 0, bcryptCost: 4), logger: Logger(label: "test"))
+    let app = buildApplication(storage: SQLiteStorage(database: database), settings: ServerSettings(port: 0, bcryptCost: 4), logger: Logger(label: "test"))
     try await app.test(.router) { client in
-        try await test(APIClient(client: client, token: token, accounts: accounts))
+        try await test(APIClient(client: client, token: token, accounts: accounts, database: database))
     }
 }
 
@@ -26,7 +26,9 @@ func withDiaryAPI(_ test: @Sendable (APIClient) async throws -> Void) async thro
 struct APIClient: Sendable {
     let client: any TestClientProtocol
     var token: String?
-    let accounts: SQLiteAccountStore
+    let accounts: Accounts
+    /// The diary file the application serves.
+    let database: DiaryDatabase
 
     @discardableResult
     func execute(uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil) async throws -> TestResponse {
@@ -55,6 +57,6 @@ struct APIClient: Sendable {
 
     /// The same client with no credentials, or another's.
     func signed(with token: String?) -> APIClient {
-        APIClient(client: client, token: token, accounts: accounts)
+        APIClient(client: client, token: token, accounts: accounts, database: database)
     }
 }

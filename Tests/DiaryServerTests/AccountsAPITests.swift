@@ -176,9 +176,9 @@ struct SetupTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let database = try DiaryDatabase(path: folder.appendingPathComponent("diary.sqlite").path)
         // Written with the command line before any account: the local owner's.
-        _ = try await database.entries(of: .localOwner).create(try EntryText(title: "From the terminal", body: ""), id: UUID())
+        _ = try await database.diary(of: .localOwner).create(try EntryText(title: "From the terminal", body: ""), id: UUID())
         let code = SetupCode()
-        let app = buildApplication(database: database, settings: ServerSettings(port: 0, bcryptCost: 4, setupCode: code), logger: .init(label: "test"))
+        let app = buildApplication(storage: SQLiteStorage(database: database), settings: ServerSettings(port: 0, bcryptCost: 4, setupCode: code), logger: .init(label: "test"))
         // A request in memory comes from no address, so not from this computer: it needs the code.
         try await app.test(.router) { client in
             let before = try await client.execute(uri: "/api/v1/session", method: .get)

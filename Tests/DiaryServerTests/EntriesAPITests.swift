@@ -231,7 +231,7 @@ struct EntriesAPITests {
             // another connection: a `DiaryDatabase` of its own on the same path.
             let token = try #require(client.token)
             let user = try #require(try await client.accounts.user(forToken: token))
-            let other = try DiaryDatabase(path: client.accounts.database.path).entries(of: user.id)
+            let other = try DiaryDatabase(path: client.database.path).diary(of: user.id)
             _ = try await other.create(try EntryText(title: "From the command line", body: ""), id: UUID())
             #expect(try await firstTitles() == ["From the command line", "Renamed"])
             _ = try await other.moveToTrash(id: try #require(UUID(uuidString: id)))

@@ -1,4 +1,5 @@
 import DiaryCore
+import DiaryServer
 @testable import DiaryStore
 import Foundation
 import GRDB
@@ -47,7 +48,7 @@ struct GroupCommitTests {
     @Test("Saves that do not fit on a full disk each fail saying so, nothing stored is lost, and saves work once there is room")
     func fullDisk() async throws {
         let database = try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
-        let store = database.entries(of: .localOwner)
+        let store = database.diary(of: .localOwner)
         let kept = try await store.create(try EntryText(title: "Kept", body: "written before the disk filled"), id: UUID())
         // A full disk, as SQLite sees one: the file may not grow by another page (SQLITE_FULL).
         try await database.write { db in
@@ -81,7 +82,7 @@ struct GroupCommitTests {
     @Test("Saves of one batch, several of the same entry and older entries after newer ones, leave search finding exactly the last words")
     func batchedSavesKeepSearchExact() async throws {
         let database = try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
-        let store = database.entries(of: .localOwner)
+        let store = database.diary(of: .localOwner)
         var entries: [Entry] = []
         for number in 0..<6 { entries.append(try await store.create(try EntryText(title: "Day \(number)", body: "start\(number)"), id: UUID())) }
         let busy = Task { try await database.write { _ in Thread.sleep(forTimeInterval: 0.3) } }
@@ -111,7 +112,7 @@ struct GroupCommitTests {
     func lockedByAnotherProcess() async throws {
         let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
         let database = try DiaryDatabase(path: path, waitingForLocks: 0.3)
-        let store = database.entries(of: .localOwner)
+        let store = database.diary(of: .localOwner)
         // Another process's long write: a connection that keeps its transaction open.
         var configuration = Configuration()
         configuration.allowsUnsafeTransactions = true

@@ -1,4 +1,5 @@
 import DiaryCore
+import DiaryServer
 import DiaryStore
 import Foundation
 import GRDB
@@ -24,7 +25,7 @@ struct MigrationUpgradeTests {
         }
         #expect(before.count == 17)
 
-        let store = try SQLiteEntryStore(path: path)
+        let store = try SQLiteStorage.diary(path: path)
         #expect(try await store.count() == 16)
         for row in before {
             let found = try await store.entry(id: UUID(uuidString: row["id"])!)
@@ -55,11 +56,11 @@ struct MigrationUpgradeTests {
     func upgradeFromV3() async throws {
         let path = try Self.copyOfFixture("v3-accounts")
         let database = try DiaryDatabase(path: path)
-        let accounts = SQLiteAccountStore(database: database, bcryptCost: 4)
+        let accounts = SQLiteStorage(database: database).accounts(passwords: BcryptPasswords(cost: 4))
         let mina = try #require(try await accounts.user(named: "mina"))
         let joon = try #require(try await accounts.user(named: "joon"))
-        let minas = database.entries(of: mina.id)
-        let joons = database.entries(of: joon.id)
+        let minas = database.diary(of: mina.id)
+        let joons = database.diary(of: joon.id)
         #expect(try await minas.list(after: nil, limit: 10).entries.map(\.title) == ["Mina's rainy day", "Before accounts"])
         #expect(try await minas.trash(after: nil, limit: 10).entries.map(\.title) == ["Trashed"])
         #expect(try await joons.list(after: nil, limit: 10).entries.map(\.title) == ["Joon's entry"])

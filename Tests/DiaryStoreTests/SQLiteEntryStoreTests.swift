@@ -1,4 +1,5 @@
 import DiaryCore
+import DiaryServer
 import DiaryStore
 import Foundation
 import GRDB
@@ -9,7 +10,7 @@ struct SQLiteEntryStoreTests {
     @Test("A bulk import leaves the search index in one segment, so later writes have no merging to do")
     func bulkImportMergesTheIndex() async throws {
         let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
-        let store = try SQLiteEntryStore(path: path)
+        let store = try SQLiteStorage.diary(path: path)
         // Enough varied text that FTS5 writes its tokens out in several segments on the way.
         var generator = SystemRandomNumberGenerator()
         let words = (0..<4_000).map { _ in String((0..<7).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement(using: &generator)! }) }
@@ -34,7 +35,7 @@ struct SQLiteEntryStoreTests {
         let path = try TemporaryFolder.make().appendingPathComponent("notes.sqlite").path
         let text = Data("my shopping list\n".utf8)
         FileManager.default.createFile(atPath: path, contents: text)
-        #expect(throws: StoreError.notADiary(path: path)) { try SQLiteEntryStore(path: path) }
+        #expect(throws: StoreError.notADiary(path: path)) { try SQLiteStorage.diary(path: path) }
         #expect(FileManager.default.contents(atPath: path) == text)
     }
 
@@ -44,7 +45,7 @@ struct SQLiteEntryStoreTests {
         let other = try DatabaseQueue(path: path)
         try other.write { try $0.execute(sql: "CREATE TABLE contacts (name TEXT)") }
         try other.close()
-        #expect(throws: StoreError.otherProgramsDatabase(path: path)) { try SQLiteEntryStore(path: path) }
+        #expect(throws: StoreError.otherProgramsDatabase(path: path)) { try SQLiteStorage.diary(path: path) }
         let tables = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
         #expect(tables == ["contacts"])
     }
@@ -52,7 +53,7 @@ struct SQLiteEntryStoreTests {
     @Test("A folder that does not exist gives an error that says what to check")
     func missingFolder() {
         #expect {
-            try SQLiteEntryStore(path: "/nonexistent-folder/diary.sqlite")
+            try SQLiteStorage.diary(path: "/nonexistent-folder/diary.sqlite")
         } throws: { error in
             (error as? StoreError)?.description.contains("check that its folder exists") == true
         }
@@ -61,7 +62,7 @@ struct SQLiteEntryStoreTests {
     @Test("The diary is in WAL mode, so readers never wait for a writer")
     func walMode() throws {
         let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
-        _ = try SQLiteEntryStore(path: path)
+        _ = try SQLiteStorage.diary(path: path)
         let mode = try DatabaseQueue(path: path).read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
     }
@@ -70,7 +71,7 @@ struct SQLiteEntryStoreTests {
     func backgroundCheckpoints() async throws {
         let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
         let database = try DiaryDatabase(path: path, checkpoints: .background)
-        let store = database.entries(of: .localOwner)
+        let store = database.diary(of: .localOwner)
         func fileSize() throws -> Int { try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int }
         let before = try fileSize()
         let body = String(repeating: "A long day of writing. ", count: 200)
@@ -91,7 +92,7 @@ struct SQLiteEntryStoreTests {
     @Test("The list walks an index from the cursor on, never scanning skipped rows")
     func listUsesIndex() throws {
         let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
-        _ = try SQLiteEntryStore(path: path)
+        _ = try SQLiteStorage.diary(path: path)
         let plan = try DatabaseQueue(path: path).read { db in
             try Row.fetchAll(db, sql: """
                 EXPLAIN QUERY PLAN SELECT seq FROM entry WHERE owner_id = ? AND deleted_at IS NULL AND (created_at, seq) < (?, ?)
@@ -108,24 +109,25 @@ struct BackupTests {
     @Test("A backup taken while entries are being written opens, passes integrity_check, and holds a consistent diary")
     func backupDuringWrites() async throws {
         let folder = try TemporaryFolder.make()
-        let store = try SQLiteEntryStore(path: folder.appendingPathComponent("diary.sqlite").path)
+        let storage = try SQLiteStorage(path: folder.appendingPathComponent("diary.sqlite").path)
+        let store = storage.diary(of: .localOwner)
         _ = try await store.importEntries((0..<200).map { Entry(title: "E\($0)", body: String(repeating: "words ", count: 50), createdAt: Date(timeIntervalSince1970: Double($0))) })
         let writer = Task {
             for number in 0..<200 { _ = try await store.create(try EntryText(title: "During \(number)", body: "x"), id: UUID()) }
         }
         let copyPath = folder.appendingPathComponent("backup.sqlite").path
-        try await store.backup(to: copyPath)
+        try await storage.backup(to: copyPath)
         try await writer.value
 
         let copy = try DatabaseQueue(path: copyPath)
         let check = try await copy.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
         #expect(check == "ok")
-        let copied = try SQLiteEntryStore(path: copyPath)
+        let copied = try SQLiteStorage.diary(path: copyPath)
         let count = try await copied.count()
         #expect(count >= 200 && count <= 400)
         // The copy's search index agrees with its entries.
         #expect(try await copied.search("words", limit: 500).count == 200)
-        await #expect(throws: BackupError.exists(copyPath)) { try await store.backup(to: copyPath) }
+        await #expect(throws: BackupError.exists(copyPath)) { try await storage.backup(to: copyPath) }
     }
 }
 
@@ -134,8 +136,8 @@ struct OwnerIsolationTests {
     @Test("Another owner's entries are never read, listed, found, changed, trashed or purged")
     func isolation() async throws {
         let database = try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
-        let alice = database.entries(of: UserID(rawValue: 1))
-        let bob = database.entries(of: UserID(rawValue: 2))
+        let alice = database.diary(of: UserID(rawValue: 1))
+        let bob = database.diary(of: UserID(rawValue: 2))
         let secret = try await alice.create(try EntryText(title: "Alice's secret", body: "serenity 일기"), id: UUID())
 
         #expect(try await bob.entry(id: secret.id) == nil)
@@ -154,7 +156,7 @@ struct OwnerIsolationTests {
         let bobs = try await bob.create(try EntryText(title: "mine", body: ""), id: secret.id)
         #expect(bobs.title == "mine" && bobs.version == 1)
         let copy = Entry(id: secret.id, title: "Imported", body: "", createdAt: Date(timeIntervalSince1970: 0))
-        let carol = database.entries(of: UserID(rawValue: 3))
+        let carol = database.diary(of: UserID(rawValue: 3))
         #expect(try await carol.importEntries([copy]) == ImportSummary(imported: 1, skipped: 0))
         #expect(try await carol.importEntries([copy]) == ImportSummary(imported: 0, skipped: 1))
         #expect(try await carol.entry(id: secret.id)?.title == "Imported")
@@ -169,7 +171,7 @@ struct FileLayoutTests {
     @Test("A new diary has 16 KiB pages, so entries do not spill into half-empty overflow pages")
     func pageSize() async throws {
         let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
-        _ = try SQLiteEntryStore(path: path)
+        _ = try SQLiteStorage.diary(path: path)
         let size = try await DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA page_size") }
         #expect(size == 16_384)
     }

@@ -35,7 +35,7 @@ struct SearchTotalityTests {
     @Test("Every query within the limits makes an FTS5 expression that SQLite accepts, and finds what it finds")
     func everyExpressionIsValid() async throws {
         let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
-        let store = try SQLiteEntryStore(path: path)
+        let store = try SQLiteStorage.diary(path: path)
         for (title, body) in [("Rain", "rain AND walk NEAR the river"), ("일기", "오늘 일기를 썼다"), ("Café", "naïve ﬁsh 👩‍👩‍👧 ١٢٣")] {
             _ = try await store.create(try EntryText(title: title, body: body), id: UUID())
         }
@@ -45,7 +45,7 @@ struct SearchTotalityTests {
             let text = Self.randomQuery(using: &random, maxScalars: 120)
             let query: SearchQuery
             do { query = try SearchQuery(text) } catch { continue }  // too many words: checked below
-            guard let match = SQLiteEntryStore.matchExpression(for: query) else { continue }
+            guard let match = SQLiteEntryRows.matchExpression(for: query) else { continue }
             do {
                 _ = try await index.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_search WHERE entry_search MATCH ?", arguments: [match]) }
             } catch {
@@ -131,7 +131,7 @@ struct SearchRankingPrivacyTests {
         ("Thursday", "tea"),
     ]
 
-    func orders(_ store: SQLiteEntryStore, _ queries: [String]) async throws -> [[String]] {
+    func orders(_ store: Diary, _ queries: [String]) async throws -> [[String]] {
         var orders: [[String]] = []
         for query in queries { orders.append(try await store.search(query, limit: 20).map(\.entry.title)) }
         return orders
@@ -140,8 +140,8 @@ struct SearchRankingPrivacyTests {
     @Test("Alice's results keep their order however many entries Bob adds with the same words")
     func anotherDiaryChangesNothing() async throws {
         let database = try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
-        let alice = database.entries(of: UserID(rawValue: 1))
-        let bob = database.entries(of: UserID(rawValue: 2))
+        let alice = database.diary(of: UserID(rawValue: 1))
+        let bob = database.diary(of: UserID(rawValue: 2))
         for day in Self.days {
             _ = try await alice.create(try EntryText(title: day.title, body: day.body), id: UUID())
             _ = try await bob.create(try EntryText(title: day.title, body: day.body), id: UUID())

@@ -9,12 +9,24 @@ enum StoreBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { rawValue }
 
-    /// A new, empty store of this kind.
-    func makeStore() throws -> any EntryStore {
+    /// A new, empty storage of this kind.
+    func makeStorage() throws -> any Storage {
         switch self {
         case .sqlite:
-            return try SQLiteEntryStore(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
+            return try SQLiteStorage(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
         }
+    }
+
+    /// The local owner's diary in a new, empty storage of this kind.
+    func makeStore() throws -> Diary {
+        try makeStorage().diary(of: .localOwner)
+    }
+}
+
+extension SQLiteStorage {
+    /// The local owner's diary in the file at `path`: the command line before any account exists.
+    static func diary(path: String) throws -> Diary {
+        try SQLiteStorage(path: path).diary(of: .localOwner)
     }
 }
 

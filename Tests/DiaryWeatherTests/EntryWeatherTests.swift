@@ -24,17 +24,17 @@ struct EntryWeatherTests {
         }
     }
 
-    static func withServer(scenario: String, timeout: Duration = .seconds(1), _ test: @escaping @Sendable (SignedClient, SQLiteEntryStore) async throws -> Void) async throws {
+    static func withServer(scenario: String, timeout: Duration = .seconds(1), _ test: @escaping @Sendable (SignedClient, Diary) async throws -> Void) async throws {
         try await FakeWeatherServer.withServer { base in
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-weather-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let database = try DiaryDatabase(path: folder.appendingPathComponent("diary.sqlite").path)
-            let accounts = SQLiteAccountStore(database: database, bcryptCost: 4)
+            let accounts = SQLiteStorage(database: database).accounts(passwords: BcryptPasswords(cost: 4))
             let user = try await accounts.addUser(name: "walker", password: "long enough")
             let token = try await accounts.createToken(named: "tests", for: user)
             let provider = OpenMeteoProvider(baseURL: URL(string: base + "/" + scenario)!, timeout: timeout)
-            let app = buildApplication(database: database, settings: ServerSettings(port: 0, weather: provider, bcryptCost: 4), logger: Logger(label: "test"))
-            try await app.test(.router) { client in try await test(SignedClient(client: client, token: token), database.entries(of: user.id)) }
+            let app = buildApplication(storage: SQLiteStorage(database: database), settings: ServerSettings(port: 0, weather: provider, bcryptCost: 4), logger: Logger(label: "test"))
+            try await app.test(.router) { client in try await test(SignedClient(client: client, token: token), database.diary(of: user.id)) }
         }
     }
 
