@@ -14,7 +14,7 @@ public enum ShutdownLimits {
 }
 
 /// Runs the server until SIGTERM or SIGINT: the HTTP server and the storage's background work
-/// (SQLite's checkpoints) in one `ServiceGroup`. Services stop in the reverse of their order, so
+/// (a database file's checkpoints) in one `ServiceGroup`. Services stop in the reverse of their order, so
 /// the server stops (and its last saves are written) before the storage's upkeep does.
 public func serve(
     storage: any Storage, settings: ServerSettings, logger: Logger,

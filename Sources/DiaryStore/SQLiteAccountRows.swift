@@ -19,7 +19,7 @@ public struct SQLiteAccountRows: AccountRows {
     }
 
     public func users() async throws -> [User] {
-        try await database.read { db in try Row.fetchAll(db, sql: "SELECT id, name, created_at FROM user ORDER BY name").map { Self.user($0) } }
+        try await database.read { db in try Row.fetchAll(db, sql: "SELECT id, name, created_at FROM user ORDER BY name_key, id").map { Self.user($0) } }
     }
 
     public func user(named name: String, key: String) async throws -> (user: User, passwordHash: String)? {

@@ -9,7 +9,7 @@ public protocol AccountRows: Sendable {
     /// How many accounts there are.
     func userCount() async throws -> Int
 
-    /// Every account, ordered by name.
+    /// Every account, ordered by name key (see `User.nameKey`): case does not count.
     func users() async throws -> [User]
 
     /// The account whose name is exactly `name`, else the one whose name key is `key` (two

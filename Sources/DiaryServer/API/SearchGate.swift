@@ -18,11 +18,11 @@ public struct SearchLimits: Sendable {
 }
 
 /// Runs searches within `SearchLimits`: at most `concurrent` at once (the rest wait in turn, up
-/// to `queueWait`), each cancelled at `timeout`. Cancelling a search's task interrupts its SQLite
-/// statement (GRDB calls `sqlite3_interrupt`), so the reader it held is free at once.
+/// to `queueWait`), each cancelled at `timeout`. Cancelling a search's task stops its query in
+/// the database (`EntryRows.search` promises it), so the connection it held is free at once.
 ///
 /// Waiting is by continuation, never by blocking a thread: Swift's cooperative threads are few
-/// (one per core), and a blocked one holds up every request (see `QuickReads`).
+/// (one per core), and a blocked one holds up every request.
 final class SearchGate: Sendable {
     let limits: SearchLimits
     private let state: Mutex<State>

@@ -58,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
         let network = try NetworkSettings(host: host, hostNames: hostNames, trustedProxies: trustedProxies,
                                           trustProxy: trustProxy, environment: environment)
         let provider = try WeatherSettings.provider(choice: weather, environment: environment)
-        // The server runs the storage's upkeep in the background (SQLite's checkpoints), so no
+        // The server runs the storage's upkeep in the background (a database file's checkpoints), so no
         // autosave waits for it.
         let storage = try options.openStorage(for: .server)
         // A diary with no account yet: whoever sets it up owns it. From another computer that
