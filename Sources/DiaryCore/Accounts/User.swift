@@ -82,4 +82,14 @@ public enum AccountError: Error, Equatable, Sendable, CustomStringConvertible, L
     }
 
     public var errorDescription: String? { description }
+
+    /// The same, for a client of the server: no command to run on the server's computer.
+    public var messageForClients: String {
+        switch self {
+        case .noSuchUser: "There is no such user."
+        case .alreadySetUp: "This diary is set up already: log in instead."
+        case .noSuchToken: "There is no such token."
+        case .badName, .shortPassword, .longPassword, .nameTaken, .tokenNameTaken: description
+        }
+    }
 }

@@ -41,7 +41,7 @@ struct APIError: HTTPResponseError {
         case let error as HTTPError:
             return from(error)
         case let error as AccountError:
-            return APIError(status: error == .alreadySetUp ? .conflict : .badRequest, code: "bad_account", message: error.description)
+            return APIError(status: error == .alreadySetUp ? .conflict : .badRequest, code: "bad_account", message: error.messageForClients)
         case let error as any StorageFailure:
             // The operator's description names files and options; a client hears only what to do.
             if error.kind == .full { return .diskFull }
