@@ -34,9 +34,11 @@ struct StoreOptions: ParsableArguments {
         return try Backends.open(databasePath(environment: environment), for: use, makingFolder: !chosen)
     }
 
-    /// The accounts of `storage`, hashing new passwords at `DIARY_BCRYPT_COST` (see `PasswordSettings`).
-    func accounts(of storage: any Storage) throws -> Accounts {
-        storage.accounts(passwords: BcryptPasswords(cost: try PasswordSettings.bcryptCost(environment: ProcessInfo.processInfo.environment)))
+    /// The accounts of `storage`. Only the commands that set a password read `DIARY_BCRYPT_COST`
+    /// (see `PasswordSettings`): a bad value must not stop `diary list`.
+    func accounts(of storage: any Storage, settingPasswords: Bool = false) throws -> Accounts {
+        let cost = settingPasswords ? try PasswordSettings.bcryptCost(environment: ProcessInfo.processInfo.environment) : 12
+        return storage.accounts(passwords: BcryptPasswords(cost: cost))
     }
 
     /// The diary the entry commands act on: the chosen user's, or, before any account exists,
