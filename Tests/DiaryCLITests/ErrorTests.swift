@@ -14,6 +14,15 @@ struct ErrorTests {
         #expect(!result.error.contains("Fatal error") && !result.error.contains("Stack dump"))
     }
 
+    @Test("A database URL this build cannot open is refused as such, never taken for a file's path")
+    func databaseURL() throws {
+        let diary = try DiaryProcess()
+        let folder = FileManager.default.currentDirectoryPath
+        let result = try diary.run(["list", "--database", "postgres://mina@localhost/diary"])
+        expectOneSentence(result, containing: "postgres:// databases are not supported yet")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/postgres:"))
+    }
+
     @Test("An unknown id")
     func unknownID() throws {
         let diary = try DiaryProcess()

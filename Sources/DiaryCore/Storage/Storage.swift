@@ -42,6 +42,7 @@ extension Storage {
 /// Its `description` is for the operator (it may name the file and the option that chose it);
 /// a client of the server is told only `kind.messageForClients`.
 public protocol StorageFailure: Error, CustomStringConvertible {
+    /// What kind of failure it is: all a client of the server is told.
     var kind: StorageFailureKind { get }
 }
 
