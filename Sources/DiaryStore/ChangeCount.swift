@@ -1,7 +1,7 @@
 import DiaryCore
 import GRDB
 
-/// Each diary's change count (`EntryStore.changeCount`): one row per owner in `diary_change`,
+/// Each diary's change count (`EntryRows.changeCount`): one row per owner in `diary_change`,
 /// moved by every write of its entries, in that write's transaction. Like the search index, it
 /// is kept by the code that writes entries (`SQLiteEntryRows`, the adoption of the local diary).
 enum ChangeCount {

@@ -2,9 +2,9 @@ import DiaryCore
 import Foundation
 import Testing
 
-/// What every `EntryStore` must do, whatever keeps the entries.
+/// What every backend's `EntryRows` must do, through `Diary`, whatever keeps the entries.
 @Suite("Every store keeps entries the same way")
-struct EntryStoreConformanceTests {
+struct EntryRowsConformanceTests {
     @Test("A new entry reads back as written, at version 1", arguments: StoreBackend.allCases)
     func createAndRead(backend: StoreBackend) async throws {
         let store = try backend.makeStore()

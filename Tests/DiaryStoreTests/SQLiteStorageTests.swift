@@ -6,7 +6,7 @@ import GRDB
 import Testing
 
 @Suite("The SQLite file")
-struct SQLiteEntryStoreTests {
+struct SQLiteStorageTests {
     @Test("A bulk import leaves the search index in one segment, so later writes have no merging to do")
     func bulkImportMergesTheIndex() async throws {
         let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
