@@ -21,7 +21,7 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "harness"))
 import diary_harness  # noqa: E402
-from diary_harness import BINARY, REPO, START_TIMEOUT, STOP_TIMEOUT  # noqa: E402,F401
+from diary_harness import BINARY  # noqa: E402
 
 PASSWORD = "long enough pw"
 
