@@ -60,9 +60,9 @@ class NoBinary(Exception):
     pass
 
 
-def require_binary() -> None:
-    if not BINARY.exists():
-        raise NoBinary(f"no diary binary at {BINARY}: build it (swift build) or set DIARY_BIN")
+def require_binary(binary: Path = BINARY) -> None:
+    if not binary.exists():
+        raise NoBinary(f"no diary binary at {binary}: build it (swift build) or set DIARY_BIN")
 
 
 class ServerFailed(Exception):
@@ -73,19 +73,18 @@ class Server:
     """`diary serve` on one database, started as often as a test likes.
 
     Weather is off unless `open_meteo_url` names a (local, fake) Open-Meteo: no test ever reaches
-    the internet. `binary` and `env` (the whole environment) are for the benchmarks, which run
-    another build in the caller's environment. The database file is kept across starts (a new one is made by the server if
-    it does not exist yet); the output of every start is appended to `log_path` (server.log
-    beside the database unless given). `port` 0 lets the system pick; once bound, the same
-    port is asked for again on every later start."""
+    the internet. The database file is kept across starts (the server makes it if it does not
+    exist yet); the output of every start is appended to `log_path` (server.log beside the
+    database unless given). `port` 0 lets the system pick; once bound, the same port is asked
+    for again on every later start. `binary` and `env` (the whole environment) are for the
+    benchmarks, which run another build in the caller's environment."""
 
     def __init__(self, database: Path, *, host: str = "127.0.0.1", port: int = 0, extra_args=(),
                  extra_env: Optional[dict] = None, open_meteo_url: Optional[str] = None,
                  log_path: Optional[Path] = None, binary: Optional[Path] = None, env: Optional[dict] = None):
         # Absolute: the server runs in the database's folder.
         self.binary = Path(binary).absolute() if binary else BINARY.absolute()
-        if not self.binary.exists():
-            raise NoBinary(f"no diary binary at {self.binary}: build it (swift build) or set DIARY_BIN")
+        require_binary(self.binary)
         self.database = Path(database).absolute()
         self.host = host
         self.port = port
@@ -133,7 +132,7 @@ class Server:
                     cwd=self.database.parent, env=self.environment(),
                 )
             self.starts += 1
-            port = self._wait_listening(deadline)
+            port = self._wait_listening(deadline, timeout)
             if port is not None:
                 self.port = port
                 return
@@ -141,7 +140,7 @@ class Server:
                 raise ServerFailed(f"diary serve exited with {self.process.returncode} while starting:\n{self.log()}")
             time.sleep(0.2)
 
-    def _wait_listening(self, deadline: float) -> Optional[int]:
+    def _wait_listening(self, deadline: float, timeout: float) -> Optional[int]:
         """The port this start says it listens on; None if it exited first. Only what this start
         wrote counts: a restart appends to the same log."""
         while True:
@@ -152,7 +151,7 @@ class Server:
                 return None
             if time.monotonic() > deadline:
                 self.kill()
-                raise ServerFailed(f"diary serve did not say it listens within {START_TIMEOUT:.0f} s:\n{self.log()}")
+                raise ServerFailed(f"diary serve did not say it listens within {timeout:g} s:\n{self.log()}")
             time.sleep(0.02)
 
     def running(self) -> bool:
