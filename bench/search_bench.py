@@ -22,10 +22,9 @@ import sys
 import tempfile
 import time
 import urllib.parse
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from server_bench import free_port, token_for  # noqa: E402
+from server_bench import start_diary, token_for  # noqa: E402
 
 GOAL_P99_MS = 1000.0
 MIB = 1_048_576
@@ -123,17 +122,10 @@ def main():
     started = time.monotonic()
     add_huge_entries(args.diary, args.database, args.huge)
     import_seconds = time.monotonic() - started
-    port = free_port()
-    server = subprocess.Popen([args.diary, "serve", "--port", str(port), "--database", args.database, "--weather", "off"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = start_diary(args.diary, args.database)
+    port = server.port
     rows = []
     try:
-        for _ in range(400):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.05)
         for kind, queries in (("ordinary", ORDINARY), ("hostile", HOSTILE)):
             for name, query in queries:
                 time_query(port, token, query, 1)  # warm: the pages it reads come into the cache
@@ -143,8 +135,7 @@ def main():
                 print(f"search_bench: {kind} {name}: p50 {rows[-1]['p50']:.1f} ms, p99 {rows[-1]['p99']:.1f} ms, {statuses}",
                       file=sys.stderr)
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        server.stop(timeout=30)
 
     worst = max((r for r in rows if r["kind"] == "hostile"), key=lambda r: r["p99"])
     met = worst["p99"] < GOAL_P99_MS

@@ -25,7 +25,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -33,6 +32,10 @@ import time
 import urllib.request
 
 from core_speed import CoreSpeed, describe
+
+# The tests' harness starts `diary serve` on a port the system picks (Tests/harness).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "harness"))
+from diary_harness import Server  # noqa: E402
 
 GOALS = {
     "list_p50_ms": 5.0,
@@ -48,10 +51,33 @@ ONE_CLIENT = "the first list page, one client at a time"
 NEXT_PAGE = "the next list page (a cursor: not kept in memory)"
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def start_diary(diary, database):
+    """`diary serve --port 0` on the database, in the caller's environment (as a person would run
+    it), started once it says where it listens; its output goes to a file beside the database."""
+    server = Server(database, binary=diary, env=dict(os.environ),
+                    log_path=os.path.join(os.path.dirname(os.path.abspath(database)), "bench-serve.log"))
+    server.start(timeout=60)
+    return server
+
+
+def listening_port(pid):
+    """The TCP port the process listens on (read from /proc), or None while it does not yet.
+    bench-baseline takes port 0 but does not say which it got."""
+    sockets = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            link = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if link.startswith("socket:["):
+            sockets.add(link[len("socket:["):-1])
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as f:
+            for line in f.readlines()[1:]:
+                fields = line.split()
+                if fields[3] == "0A" and fields[9] in sockets:  # 0A: LISTEN
+                    return int(fields[1].rsplit(":", 1)[1], 16)
+    return None
 
 
 def run(cmd, **kw):
@@ -177,23 +203,26 @@ def baseline(binary, size, path, token, duration):
     """wrk against `bench-baseline PORT SIZE`: a bare Hummingbird route answering a constant body
     of `size` bytes. The same wrk, request and header as the list page's, so that only the server
     differs. Returns the wrk row, or raises with why it could not run."""
-    port = free_port()
     # Its stderr goes to a file, not a pipe: nobody reads a pipe during the run, and a full one would stall it.
     stderr = tempfile.TemporaryFile()
-    process = subprocess.Popen([binary, str(port), str(size)], stdout=subprocess.DEVNULL, stderr=stderr)
+    # Port 0: the system picks a free one, so no other program can take it between picking and binding.
+    process = subprocess.Popen([binary, "0", str(size)], stdout=subprocess.DEVNULL, stderr=stderr)
     try:
         for _ in range(200):
             if process.poll() is not None:
                 stderr.seek(0)
                 said = " ".join(stderr.read().decode(errors="replace").split())  # one line, for the table
                 raise RuntimeError(f"exited with {process.returncode}" + (f": {said}" if said else ""))
+            port = listening_port(process.pid)
             try:
+                if port is None:
+                    raise ConnectionRefusedError("not listening yet")
                 got = body_bytes(port, path, token)
                 break
             except (OSError, http.client.HTTPException):
                 time.sleep(0.05)
         else:
-            raise RuntimeError(f"did not answer on port {port} within 10 s")
+            raise RuntimeError("did not answer within 10 s")
         # Its body must be the list page's size, or the comparison is not the one the goal asks for.
         if got != size:
             raise RuntimeError(f"answered {got} bytes, not {size}")
@@ -398,17 +427,10 @@ def main():
     global cores
     cores = CoreSpeed().start()  # stopped once the rows are measured
     token = token_for(args.diary, args.database)
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([args.diary, "serve", "--port", str(port), "--database", args.database, "--weather", "off"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = start_diary(args.diary, args.database)
+    port = server.port
+    base = server.base_url
     try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(base + "/", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.05)
         request = urllib.request.Request(base + "/api/v1/entries?limit=1", headers={"Authorization": f"Bearer {token}"})
         entry_id = json.load(urllib.request.urlopen(request))["entries"][0]["id"]
         with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
@@ -426,7 +448,7 @@ def main():
             except Exception as error:  # a broken baseline costs its rows, not the whole section
                 skipped = f"`bench-baseline` failed: {error}".replace("|", "/")  # it lands in a table cell
                 print(f"server_bench: {skipped}: the baseline rows are skipped", file=sys.stderr)
-        pid = server.pid  # Popen starts `diary serve` itself, no shell: this is the server's pid
+        pid = server.process.pid  # Popen starts `diary serve` itself, no shell: this is the server's pid
         # The next page's cursor, for a page the server does not keep in memory (only first pages are).
         request = urllib.request.Request(base + list_path, headers={"Authorization": f"Bearer {token}"})
         next_path = list_path + "&cursor=" + json.load(urllib.request.urlopen(request))["nextCursor"]
@@ -469,13 +491,9 @@ def main():
                     print(f"server_bench: no profile of {name}: {error}", file=sys.stderr)
                     break
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:  # a server that hangs must not outlive the benchmark
+        # A server that hangs must not outlive the benchmark: stop() kills it after 20 s.
+        if server.stop(timeout=20) is None:
             print("server_bench: `diary serve` did not stop within 20 s of SIGTERM: killed", file=sys.stderr)
-            server.kill()
-            server.wait()
 
     lines = ["## The server", "",
              f"`diary serve` (release) on the same diary, logged in with a bearer token; `wrk -t2 -c64 -d{args.duration}s` "

@@ -86,7 +86,7 @@ def test_the_edges_of_the_earth_are_on_it(api):
 
 def test_with_weather_off_an_entry_keeps_null_weather(api):
     entry = api.create("Quiet", "x", location=SEOUL)
-    time.sleep(1)
+    time.sleep(1)  # time for weather to arrive, were it to: none may
     again = api.get(f"/api/v1/entries/{entry['id']}").json()
     assert again["weather"] is None
     assert again == entry
@@ -146,5 +146,5 @@ def test_a_retried_create_does_not_ask_for_the_weather_again(weather_api, open_m
 
     assert second.status_code == 200, second.text
     assert second.json()["location"] == {"latitude": 37.57, "longitude": 126.98}
-    time.sleep(0.5)
+    time.sleep(0.5)  # time for a second request to reach the fake, were one sent: none may
     assert len(open_meteo.requests) == 1

@@ -7,11 +7,8 @@ uses the `open_meteo` fixture gets a server whose weather comes from that local 
 import json
 import os
 import re
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -19,83 +16,40 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-# The fake Open-Meteo lives beside both test folders (Tests/fake_open_meteo.py).
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The harness and the fake Open-Meteo are shared by the test folders (Tests/harness, Tests/).
+TESTS = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(TESTS / "harness"), str(TESTS)]
+import diary_harness  # noqa: E402
+from diary_harness import wait_for  # noqa: E402,F401  (the tests import it from here)
 from fake_open_meteo import FakeOpenMeteo  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[2]
-DIARY_BIN = os.environ.get("DIARY_BIN", str(REPO / ".build" / "debug" / "diary"))
+DIARY_BIN = str(diary_harness.BINARY)
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2)
 DESKTOP = dict(viewport={"width": 1280, "height": 800})
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(check, timeout=10.0, message="condition"):
-    """Polls `check` until it returns something truthy."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {message}")
-        time.sleep(0.1)
-
-
 # The diary is private: each server's first account, made through /api/v1/setup.
 TESTER = {"name": "tester", "password": "correct horse battery staple"}
 
 
-class Server:
-    """A `diary serve` process; stop() and start() keep its port and database (and its
-    account and sessions). The first start makes the account and logs this helper in."""
+class Server(diary_harness.Server):
+    """A `diary serve` process on `folder`/diary.sqlite; stop() and start() keep its port and
+    database (and its account and sessions). The first start makes the account and logs this
+    helper in. More options for `diary serve` (say --trust-proxy) go in `extra_args` before start()."""
 
     def __init__(self, folder, open_meteo_url=None, account=True):
-        self.open_meteo_url = open_meteo_url
+        super().__init__(Path(folder) / "diary.sqlite", open_meteo_url=open_meteo_url)
         self.account = account  # False: a new diary, left for its setup page
-        self.port = free_port()
-        self.database = Path(folder) / "diary.sqlite"
-        self.log_path = Path(folder) / "server.log"
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process = None
         self.auth = {}  # the session cookie and CSRF token api() sends
-        self.extra_args = []  # more options for `diary serve` (say --trust-proxy)
+
+    @property
+    def url(self):
+        return self.base_url
 
     def start(self):
-        log = open(self.log_path, "ab")
-        # A restart appends to the same log: only what this start writes says it is listening.
-        log_start = self.log_path.stat().st_size if self.log_path.exists() else 0
-        env = {k: v for k, v in os.environ.items() if not k.startswith("DIARY_")}
-        env["DIARY_BCRYPT_COST"] = "4"  # a quick hash: tests log in often
-        weather = ["--weather", "off"]
-        if self.open_meteo_url:
-            weather = ["--weather", "open-meteo"]
-            env["DIARY_OPEN_METEO_URL"] = self.open_meteo_url
-        self.process = subprocess.Popen(
-            [DIARY_BIN, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--database", str(self.database),
-             *weather, *self.extra_args],
-            stdout=log, stderr=subprocess.STDOUT, env=env,
-        )
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                # Our server says where it listens once it does; until then an answer on the port
-                # could be another program's, one that took the port after it was picked.
-                if "Diary is at" not in self.log_path.read_bytes()[log_start:].decode(errors="replace"):
-                    raise ConnectionError("not listening yet")
-                with urllib.request.urlopen(self.url + "/", timeout=2):
-                    break
-            except (urllib.error.URLError, ConnectionError, OSError):
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"diary serve did not start:\n{self.log_path.read_text()}")
-                time.sleep(0.1)
+        super().start()
         if not self.auth and self.account:
             self.set_up()
 
@@ -121,15 +75,6 @@ class Server:
             return
         response = context.request.post(self.url + "/api/v1/session", data=TESTER)
         assert response.ok, (response.status, response.text())
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
 
     # The JSON API, to set up a diary and to check what the server holds.
     def api(self, method, path, body=None, headers=None):

@@ -84,7 +84,7 @@ def test_a_blank_entry_is_never_created(pages, server):
     page.get_by_role("textbox", name="Title").type("   ")
     page.keyboard.press("Enter")
     page.keyboard.type("  \n\n   ")
-    page.wait_for_timeout(1000)
+    page.wait_for_timeout(1000)  # past the autosave's debounce: nothing may be saved
     page.get_by_role("textbox", name="Title").focus()  # a blur, too
     page.get_by_role("link", name="Back to the list").click()
     expect(page.get_by_text("Your diary is empty.")).to_be_visible()

@@ -205,7 +205,7 @@ def test_a_draft_is_sent_only_as_its_writer(pages, server):
     page.get_by_role("button", name="Log in").click()
 
     expect(page.locator("form.account")).to_have_count(0)
-    page.wait_for_timeout(2000)
+    page.wait_for_timeout(2000)  # time for the tester's draft to show up for bea, were it to: it may not
     expect(page.get_by_text("Not for bea.")).to_have_count(0)
     expect(page.get_by_role("textbox", name="Write here")).to_have_count(0)
     page.goto("/")
@@ -340,7 +340,7 @@ def test_another_site_cannot_frame_the_diary(pages, server, attacker):
     pages.allow_errors(r"Refused to display|frame-ancestors|X-Frame-Options")
     page = pages.context().new_page()
     page.goto(f"http://127.0.0.1:{attacker.port}/frame.html")
-    page.wait_for_timeout(1000)
+    page.wait_for_timeout(1000)  # time for the frame to draw the diary, were it allowed to
 
     framed = [f for f in page.frames if f != page.main_frame]
     assert len(framed) == 1

@@ -135,7 +135,7 @@ def test_a_slow_position_never_delays_the_save_and_is_not_sent_later(pages, serv
       window.__asked = [];
       navigator.geolocation.getCurrentPosition = (ok, fail, options) => {
         window.__asked.push(options);
-        setTimeout(() => ok({ coords: { latitude: 37.566535, longitude: 126.977969, accuracy: 3000 } }), 2500);
+        setTimeout(() => { ok({ coords: { latitude: 37.566535, longitude: 126.977969, accuracy: 3000 } }); window.__positioned = true; }, 2500);
       };
     """)
     page = context.new_page()
@@ -143,7 +143,7 @@ def test_a_slow_position_never_delays_the_save_and_is_not_sent_later(pages, serv
     page.goto("/#/new")
     page.get_by_role("textbox", name="Title").fill("In a hurry")
     wait_for(lambda: server.entries(), timeout=2, message="the save, before the position came")
-    page.wait_for_timeout(3000)
+    wait_for(lambda: page.evaluate("window.__positioned === true"), message="the late position")
     page.get_by_role("textbox", name="Write here").fill("More words")
     wait_for(lambda: server.entries()[0]["excerpt"] == "More words", message="the edit")
 

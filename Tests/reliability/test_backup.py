@@ -72,7 +72,7 @@ def test_backup_while_the_api_writes(server, account, tmp_path, record_property)
             overlapping += writes[0] - writes_before
             assert result.returncode == 0, f"backup {i} exited {result.returncode}: {result.stderr}"
             copies.append((copy, before, took))
-            time.sleep(0.3)
+            time.sleep(0.3)  # the writer goes on between backups, not only during them
     finally:
         stop.set()
         thread.join(timeout=30)

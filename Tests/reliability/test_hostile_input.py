@@ -241,7 +241,7 @@ def test_a_slowloris_client_does_not_hold_up_others(diary, slow_clients, record_
     thread = threading.Thread(target=trickle, daemon=True)
     thread.start()
     try:
-        time.sleep(1.5)
+        time.sleep(1.5)  # the slowloris trickles (a byte a second) before the others are timed
         times = []
         fast = requests.Session()
         fast.headers.update(diary.headers)
@@ -250,7 +250,7 @@ def test_a_slowloris_client_does_not_hold_up_others(diary, slow_clients, record_
             r = fast.get(f"{diary.api}/entries", timeout=10) if i % 2 == 0 else fast.get(diary.url, timeout=10)
             times.append(time.monotonic() - started)
             assert r.status_code == 200, r.text
-            time.sleep(0.2)
+            time.sleep(0.2)  # the requests spread over the attack, not all in its first moment
         # A save goes through as well.
         r = fast.put(diary.url, json={"title": "Saved during the attack", "body": "yes"},
                      headers={"If-Match": f'"{diary.entry["version"]}"'}, timeout=10)
