@@ -4,7 +4,7 @@ import Foundation
 struct DiaryProcess {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let sample = repository.deletingLastPathComponent().appendingPathComponent("shared/fixtures/seed-sample.json").path
+    static let sample = repository.appendingPathComponent("Tests/fixtures/seed-sample.json").path
     static let binary = ProcessInfo.processInfo.environment["DIARY_BIN"]
         ?? repository.appendingPathComponent(".build/debug/diary").path
 

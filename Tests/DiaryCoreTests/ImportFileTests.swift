@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Reading files to import")
 struct ImportFileTests {
+    /// The original app's sample, kept in the repository's test fixtures.
     static let sampleURL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/fixtures/seed-sample.json")
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fixtures/seed-sample.json")
 
     @Test("The original app's sample gives 15 entries, duplicates included, all of 22 December 2020")
     func seedSample() throws {
