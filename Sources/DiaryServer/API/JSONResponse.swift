@@ -81,14 +81,6 @@ extension Request {
         try Self.decode(T.self, from: try await jsonBody())
     }
 
-    /// The same for a body of string fields (an autosave's), read by `StringFieldsJSON` when it
-    /// can be, else by `JSONDecoder`, whose errors say what is wrong.
-    mutating func decodeJSON<T: StringFieldsDecodable>(_ type: T.Type) async throws -> T {
-        let buffer = try await jsonBody()
-        if let fields = buffer.withUnsafeReadableBytes(StringFieldsJSON.fields), let value = T(fields: fields) { return value }
-        return try Self.decode(T.self, from: buffer)
-    }
-
     private mutating func jsonBody() async throws -> ByteBuffer {
         let contentType = headers[.contentType]?.lowercased() ?? ""
         guard contentType.hasPrefix("application/json") else {
@@ -137,10 +129,4 @@ extension Request {
             return "The body is not valid JSON."
         }
     }
-}
-
-/// A body `StringFieldsJSON` can read: a JSON object of strings.
-protocol StringFieldsDecodable: Decodable {
-    /// nil when a field is missing: `JSONDecoder` then says which.
-    init?(fields: [(key: String, value: String)])
 }

@@ -41,17 +41,9 @@ struct EntriesController {
 
     /// An update replaces both fields, so both must be there (as for a new entry): a missing
     /// body is a client bug, never a reason to erase what was written.
-    struct ChangedEntry: StringFieldsDecodable {
+    struct ChangedEntry: Decodable {
         var title: String
         var body: String
-
-        init?(fields: [(key: String, value: String)]) {
-            guard let title = fields.first(where: { $0.key == "title" })?.value,
-                  let body = fields.first(where: { $0.key == "body" })?.value
-            else { return nil }
-            self.title = title
-            self.body = body
-        }
     }
 
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
