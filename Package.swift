@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // The domain: entries and accounts, their rules, the storage protocols, formats.
@@ -38,8 +40,22 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // The PostgreSQL backend (postgres-nio's pooled client, no ORM): the same protocols, for
+        // several `diary serve` instances in front of one database.
+        .target(
+            name: "DiaryPostgres",
+            dependencies: [
+                "DiaryCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The one place that knows every backend: the configured database becomes a `Storage`.
-        .target(name: "DiaryBackends", dependencies: ["DiaryCore", "DiaryStore"]),
+        .target(
+            name: "DiaryBackends",
+            dependencies: ["DiaryCore", "DiaryStore", "DiaryPostgres", .product(name: "Logging", package: "swift-log")]
+        ),
         // Weather providers, over real HTTP with timeouts and size limits.
         .target(
             name: "DiaryWeather",
@@ -88,7 +104,7 @@ let package = Package(
         .testTarget(name: "DiaryCoreTests", dependencies: ["DiaryCore"]),
         .testTarget(
             name: "DiaryStoreTests",
-            dependencies: ["DiaryCore", "DiaryStore", "DiaryServer"],
+            dependencies: ["DiaryCore", "DiaryStore", "DiaryBackends", "DiaryServer"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -1,6 +1,8 @@
 import DiaryCore
+import DiaryPostgres
 import DiaryStore
 import Foundation
+import Logging
 
 /// The one place that knows every storage backend: it turns the configured database into a
 /// `Storage`. Nothing else in the server or the command line names a backend (the test command
@@ -12,17 +14,25 @@ public enum Backends {
         /// A command that runs and ends: the database does its upkeep inline.
         case command
         /// A server, which runs `Storage.maintain()` while it serves (SQLite's checkpoints then
-        /// happen in the background, so no autosave waits for one).
+        /// happen in the background, so no autosave waits for one; PostgreSQL's pool runs there).
         case server
     }
 
-    /// Opens the storage at `database`: a file's path (SQLite, created 0600 when there is none).
-    /// With `makingFolder`, the file's folder is made first (0700) when it is missing: the
-    /// default location on first use. A path given explicitly must have its folder already, so
-    /// that a typo is an error, not a new empty diary elsewhere.
-    public static func open(_ database: String, for use: Use, makingFolder: Bool = false) throws -> any Storage {
+    /// Opens the storage at `database`: a file's path (SQLite, created 0600 when there is none),
+    /// or a `postgres://` URL (PostgreSQL; see `PostgresAddress`, whose password comes from
+    /// `passwordFile` or the environment, never from the URL). With `makingFolder`, a file's
+    /// folder is made first (0700) when it is missing: the default location on first use. A
+    /// path given explicitly must have its folder already, so that a typo is an error, not a
+    /// new empty diary elsewhere.
+    public static func open(
+        _ database: String, for use: Use, makingFolder: Bool = false, passwordFile: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        logger: Logger = Logger(label: "diary.storage")
+    ) async throws -> any Storage {
         if let scheme = URLScheme.of(database) {
-            throw BackendError.unsupportedURL(scheme: scheme)
+            guard scheme == "postgres" || scheme == "postgresql" else { throw BackendError.unsupportedURL(scheme: scheme) }
+            let address = try PostgresAddress(url: database, passwordFile: passwordFile, environment: environment)
+            return try await PostgresStorage.open(address, logger: logger)
         }
         if makingFolder {
             try? OwnerOnlyFile.makeFolders((database as NSString).deletingLastPathComponent)
@@ -48,7 +58,7 @@ public enum BackendError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unsupportedURL(let scheme):
-            "This Diary keeps its diary in a file, and \(scheme):// databases are not supported yet: give the path of a file instead."
+            "Diary keeps its diary in a file or in PostgreSQL, and cannot use \(scheme):// databases: give the path of a file or a postgres:// URL."
         }
     }
 }

@@ -1,7 +1,9 @@
+import DiaryCore
 import GRDB
 import GRDBSQLite
 
-/// How search results are ordered, from each entry's own words alone.
+/// How search results are ordered, from each entry's own words alone (`SearchScore`, the rule
+/// both backends rank by).
 ///
 /// FTS5's `bm25` weighs each word by how many rows of the whole index hold it, and its length
 /// normalisation uses the average row of the whole index. Every diary of the file shares that
@@ -25,22 +27,6 @@ enum SearchRanking {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot register \(functionName)")
         }
     }
-
-    /// BM25's saturation of a word's count in a column, with `typical` tokens standing in for the
-    /// average length (k1 = 1.2, b = 0.75, as in FTS5's `bm25`).
-    static func weight(count: Int, length: Int, typical: Double) -> Double {
-        guard count > 0 else { return 0 }
-        let k1 = 1.2, b = 0.75
-        let frequency = Double(count)
-        return frequency * (k1 + 1) / (frequency + k1 * (1 - b + b * Double(length) / typical))
-    }
-
-    /// A title of a few words and a body of a page: what most entries are.
-    static let typicalTitleTokens = 6.0
-    static let typicalBodyTokens = 300.0
-    /// Above any sum of the weights (at most 2.2 a word and column, 16 words): the number of
-    /// words in the title comes first.
-    static let titleWordScore = 1_000.0
 }
 
 /// `diary_rank(entry_search)`: the score of the current row, higher is better.
@@ -65,11 +51,7 @@ private func rankRow(
         guard phrase >= 0, Int(phrase) < phrases else { continue }
         counts[Int(phrase) + (column == 0 ? 0 : phrases)] += 1
     }
-    var score = 0.0
-    for word in 0..<phrases {
-        if counts[word] > 0 { score += SearchRanking.titleWordScore }
-        score += SearchRanking.weight(count: counts[word], length: Int(titleLength), typical: SearchRanking.typicalTitleTokens)
-        score += SearchRanking.weight(count: counts[phrases + word], length: Int(bodyLength), typical: SearchRanking.typicalBodyTokens)
-    }
+    let score = SearchScore.of(titleCounts: Array(counts[0..<phrases]), bodyCounts: Array(counts[phrases...]),
+                               titleLength: Int(titleLength), bodyLength: Int(bodyLength))
     sqlite3_result_double(context, score)
 }

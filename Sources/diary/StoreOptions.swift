@@ -4,10 +4,13 @@ import DiaryBackends
 import DiaryServer
 import Foundation
 
-/// The options every command shares: which diary file, and whose diary in it.
+/// The options every command shares: which database, and whose diary in it.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The diary's database file (default: $DIARY_DATABASE, then $XDG_DATA_HOME/diary/diary.sqlite).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The diary's database: a file, or a postgres:// URL (default: $DIARY_DATABASE, then $XDG_DATA_HOME/diary/diary.sqlite).", valueName: "path or URL"))
     var database: String?
+
+    @Option(name: .long, help: ArgumentHelp("A file whose first line is PostgreSQL's password (default: $DIARY_DATABASE_PASSWORD_FILE, then PGPASSWORD, then PGPASSFILE or ~/.pgpass).", valueName: "path"))
+    var databasePasswordFile: String?
 
     @Option(name: .long, help: ArgumentHelp("Whose diary to use (default: $DIARY_USER, or the only user there is).", valueName: "name"))
     var user: String?
@@ -28,10 +31,12 @@ struct StoreOptions: ParsableArguments {
     /// Opens the storage (see `Backends.open`), making the default folder (0700, the owner's
     /// alone) on first use. A path given explicitly must have its folder already: a typo should
     /// be an error, not a new empty diary elsewhere.
-    func openStorage(for use: Backends.Use = .command) throws -> any Storage {
+    func openStorage(for use: Backends.Use = .command) async throws -> any Storage {
         let environment = ProcessInfo.processInfo.environment
         let chosen = database != nil || environment["DIARY_DATABASE"].map { !$0.isEmpty } == true
-        return try Backends.open(databasePath(environment: environment), for: use, makingFolder: !chosen)
+        let passwordFile = databasePasswordFile ?? environment["DIARY_DATABASE_PASSWORD_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        return try await Backends.open(databasePath(environment: environment), for: use, makingFolder: !chosen,
+                                       passwordFile: passwordFile, environment: environment)
     }
 
     /// The accounts of `storage`. Only the commands that set a password read `DIARY_BCRYPT_COST`
@@ -44,7 +49,7 @@ struct StoreOptions: ParsableArguments {
     /// The diary the entry commands act on: the chosen user's, or, before any account exists,
     /// the local owner's (adopted by the first account).
     func openDiary() async throws -> Diary {
-        let storage = try openStorage()
+        let storage = try await openStorage()
         let user = try await chosenUser(try accounts(of: storage))
         return storage.diary(of: user?.id ?? .localOwner)
     }

@@ -60,7 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
         let provider = try WeatherSettings.provider(choice: weather, environment: environment)
         // The server runs the storage's upkeep in the background (a database file's checkpoints), so no
         // autosave waits for it.
-        let storage = try options.openStorage(for: .server)
+        let storage = try await options.openStorage(for: .server)
         // A diary with no account yet: whoever sets it up owns it. From another computer that
         // takes this code, which only the person who started the server sees.
         let setupCode = try await storage.accountRows.userCount() == 0 ? SetupCode() : nil

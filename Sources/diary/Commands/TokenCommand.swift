@@ -24,7 +24,7 @@ struct TokenCommand: AsyncParsableCommand {
         var name: String
 
         func run() async throws {
-            let accounts = try options.accounts(of: try options.openStorage())
+            let accounts = try options.accounts(of: try await options.openStorage())
             let user = try await TokenCommand.account(options, accounts)
             let token = try await accounts.createToken(named: name, for: user)
             print(token)
@@ -38,7 +38,7 @@ struct TokenCommand: AsyncParsableCommand {
         @OptionGroup var options: StoreOptions
 
         func run() async throws {
-            let accounts = try options.accounts(of: try options.openStorage())
+            let accounts = try options.accounts(of: try await options.openStorage())
             let user = try await TokenCommand.account(options, accounts)
             let tokens = try await accounts.tokens(of: user)
             if tokens.isEmpty { print("\(user.name) has no tokens. Issue one with: diary token create NAME") }
@@ -58,7 +58,7 @@ struct TokenCommand: AsyncParsableCommand {
         var name: String
 
         func run() async throws {
-            let accounts = try options.accounts(of: try options.openStorage())
+            let accounts = try options.accounts(of: try await options.openStorage())
             let user = try await TokenCommand.account(options, accounts)
             try await accounts.revokeToken(named: name, of: user)
             print("Revoked \(name).")

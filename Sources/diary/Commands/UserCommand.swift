@@ -20,7 +20,7 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             try User.checkName(name)
-            let accounts = try options.accounts(of: try options.openStorage(), settingPasswords: true)
+            let accounts = try options.accounts(of: try await options.openStorage(), settingPasswords: true)
             if try await accounts.user(named: name) != nil { throw AccountError.nameTaken(name) }
             let password = try PasswordInput.read(prompt: "Password for \(name): ", confirm: true)
             let first = try await accounts.userCount() == 0
@@ -38,7 +38,7 @@ struct UserCommand: AsyncParsableCommand {
         var name: String
 
         func run() async throws {
-            let accounts = try options.accounts(of: try options.openStorage(), settingPasswords: true)
+            let accounts = try options.accounts(of: try await options.openStorage(), settingPasswords: true)
             guard try await accounts.user(named: name) != nil else { throw AccountError.noSuchUser(name) }
             let password = try PasswordInput.read(prompt: "New password for \(name): ", confirm: true)
             let change = try await accounts.setPassword(name: name, password: password)
@@ -57,7 +57,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var options: StoreOptions
 
         func run() async throws {
-            let users = try await options.accounts(of: try options.openStorage()).users()
+            let users = try await options.accounts(of: try await options.openStorage()).users()
             if users.isEmpty {
                 print("There are no accounts yet. Add one with: diary user add NAME")
             }

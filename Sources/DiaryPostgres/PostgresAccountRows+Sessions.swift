@@ -1,0 +1,75 @@
+import DiaryCore
+import Foundation
+import Logging
+import PostgresNIO
+
+extension PostgresAccountRows {
+    func insertSession(tokenHash: String, csrfToken: String, user: UserID, at: Date) async throws {
+        let now = at.millisecondsSince1970
+        try await database.read { [logger] connection in
+            try await connection.query("""
+                INSERT INTO session (token_hash, user_id, csrf_token, created_at, last_used_at)
+                VALUES (\(tokenHash), \(user.rawValue), \(csrfToken), \(now), \(now))
+                """, logger: logger)
+        }
+    }
+
+    func session(tokenHash: String) async throws -> (session: Session, lastUsed: Date)? {
+        guard Self.storable(tokenHash) else { return nil }
+        return try await database.read { [logger] connection in
+            let rows = try await connection.query("""
+                SELECT u.id, u.name, u.created_at, s.csrf_token, s.last_used_at
+                FROM session s JOIN diary_user u ON u.id = s.user_id WHERE s.token_hash = \(tokenHash)
+                """, logger: logger)
+            for try await (id, name, created, csrf, lastUsed) in rows.decode((Int64, String, Int64, String, Int64).self) {
+                return (Session(user: Self.user(id, name, created), csrfToken: csrf), Date(millisecondsSince1970: lastUsed))
+            }
+            return nil
+        }
+    }
+
+    func touchSession(tokenHash: String, at: Date) async throws {
+        guard Self.storable(tokenHash) else { return }
+        try await database.read { [logger] connection in
+            try await connection.query(
+                "UPDATE session SET last_used_at = \(at.millisecondsSince1970) WHERE token_hash = \(tokenHash)", logger: logger)
+        }
+    }
+
+    func deleteSession(tokenHash: String) async throws {
+        guard Self.storable(tokenHash) else { return }
+        try await database.read { [logger] connection in
+            try await connection.query("DELETE FROM session WHERE token_hash = \(tokenHash)", logger: logger)
+        }
+    }
+
+    // MARK: Login throttling
+
+    func reserveLoginAttempt(_ subjects: [String], allowed: Int, since: Date, at: Date) async throws -> LoginAttempt? {
+        let at = at.millisecondsSince1970, since = since.millisecondsSince1970
+        return try await database.transaction { [logger] connection in
+            // Attempts arriving together, at any instance, are counted one after another.
+            try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresMigrations.lockKey &- 1))", logger: logger)
+            for subject in subjects {
+                let rows = try await connection.query(
+                    "SELECT count(*) FROM login_failure WHERE subject = \(ByteBuffer(string: subject)) AND at > \(since)", logger: logger)
+                for try await recent in rows.decode(Int64.self) where recent >= allowed { return nil }
+            }
+            var recorded: [Int64] = []
+            for subject in subjects {
+                let rows = try await connection.query(
+                    "INSERT INTO login_failure (subject, at) VALUES (\(ByteBuffer(string: subject)), \(at)) RETURNING id", logger: logger)
+                for try await id in rows.decode(Int64.self) { recorded.append(id) }
+            }
+            // Old attempts say nothing any more.
+            try await connection.query("DELETE FROM login_failure WHERE at < \(at - 24 * 3_600_000)", logger: logger)
+            return LoginAttempt(recorded: recorded)
+        }
+    }
+
+    func releaseLoginAttempt(_ attempt: LoginAttempt) async throws {
+        try await database.read { [logger] connection in
+            try await connection.query("DELETE FROM login_failure WHERE id = ANY(\(attempt.recorded))", logger: logger)
+        }
+    }
+}

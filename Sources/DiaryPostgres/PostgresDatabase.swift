@@ -1,0 +1,162 @@
+import DiaryCore
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+import Synchronization
+
+/// One PostgreSQL database through postgres-nio's pooled client: transactions that are run
+/// again when PostgreSQL asks (a serialization failure, a deadlock), errors in the diary's
+/// words, and no request waiting long for a connection while the server is away.
+final class PostgresDatabase: Sendable {
+    let client: PostgresClient
+    let address: PostgresAddress
+    let logger: Logger
+
+    /// How long a request waits for a connection before it is told that PostgreSQL cannot be
+    /// reached (the pool itself would wait 15 s).
+    static let connectionWait: Duration = .seconds(5)
+    /// How many times a transaction is run when PostgreSQL keeps asking for it again.
+    static let attempts = 5
+
+    init(address: PostgresAddress, logger: Logger) throws {
+        var configuration: PostgresClient.Configuration
+        if let folder = address.socketFolder {
+            configuration = .init(unixSocketPath: folder + "/.s.PGSQL.\(address.port)", username: address.user,
+                                  password: address.password, database: address.database)
+        } else {
+            configuration = .init(host: address.host, port: address.port, username: address.user, password: address.password,
+                                  database: address.database, tls: try Self.tls(for: address))
+        }
+        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.maximumConnections = 16
+        configuration.options.additionalStartupParameters = [("application_name", "diary")]
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.address = address
+        self.logger = logger
+    }
+
+    /// A dedicated connection, outside the pool (migrations run on one before the pool runs).
+    func connect() async throws -> PostgresConnection {
+        var configuration: PostgresConnection.Configuration
+        if let folder = address.socketFolder {
+            configuration = .init(unixSocketPath: folder + "/.s.PGSQL.\(address.port)", username: address.user,
+                                  password: address.password, database: address.database)
+        } else {
+            let tls: PostgresConnection.Configuration.TLS
+            switch address.tls {
+            case .disable: tls = .disable
+            case .prefer: tls = .prefer(try NIOSSLContext(configuration: Self.tlsConfiguration(for: address)))
+            case .require, .verifyCA, .verifyFull: tls = .require(try NIOSSLContext(configuration: Self.tlsConfiguration(for: address)))
+            }
+            configuration = .init(host: address.host, port: address.port, username: address.user, password: address.password,
+                                  database: address.database, tls: tls)
+        }
+        configuration.options.connectTimeout = .seconds(5)
+        do {
+            return try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+        } catch {
+            throw PostgresFailure.translating(error, at: address)
+        }
+    }
+
+    static func tls(for address: PostgresAddress) throws -> PostgresClient.Configuration.TLS {
+        switch address.tls {
+        case .disable: .disable
+        case .prefer: .prefer(try tlsConfiguration(for: address))
+        case .require, .verifyCA, .verifyFull: .require(try tlsConfiguration(for: address))
+        }
+    }
+
+    /// libpq's meaning of each `sslmode`: `require` checks the certificate only when told which
+    /// authorities to trust; `verify-full` checks the host name too.
+    static func tlsConfiguration(for address: PostgresAddress) throws -> TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let roots = address.rootCertificates {
+            guard FileManager.default.isReadableFile(atPath: roots) else {
+                throw PostgresFailure(kind: .unavailable, "Cannot read the certificate authorities in \(roots) (sslrootcert): check the path.")
+            }
+            tls.trustRoots = .file(roots)
+        }
+        switch address.tls {
+        case .disable, .prefer: tls.certificateVerification = .none
+        case .require: tls.certificateVerification = address.rootCertificates == nil ? .none : .noHostnameVerification
+        case .verifyCA: tls.certificateVerification = .noHostnameVerification
+        case .verifyFull: tls.certificateVerification = .fullVerification
+        }
+        return tls
+    }
+
+    /// Runs `work` on a pooled connection, outside a transaction (each statement its own).
+    func read<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await leasing { connection in try await work(connection) }
+        } catch {
+            throw PostgresFailure.translating(error, at: address)
+        }
+    }
+
+    /// Runs `work` in one transaction, committed when it returns and rolled back when it throws
+    /// (its own error comes out unchanged). Run again, whole, when PostgreSQL reports a
+    /// serialization failure or a deadlock.
+    func transaction<T: Sendable>(
+        isolation: String = "READ COMMITTED",
+        _ work: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await leasing { [logger] connection in
+                    try await connection.query(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation)"), logger: logger)
+                    let result: T
+                    do {
+                        result = try await work(connection)
+                    } catch {
+                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        throw error
+                    }
+                    try await connection.query("COMMIT", logger: logger)
+                    return result
+                }
+            } catch {
+                if let state = PostgresFailure.state(of: error), PostgresFailure.retried.contains(state), attempt < Self.attempts {
+                    attempt += 1
+                    try await Task.sleep(for: .milliseconds(Int.random(in: 1...(10 * attempt))))
+                    continue
+                }
+                throw PostgresFailure.translating(error, at: address)
+            }
+        }
+    }
+
+    /// A pooled connection for `work`, or `PostgresFailure.unreachable` when none comes within
+    /// `connectionWait` (the server is down, or every connection is busy that long).
+    private func leasing<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let leased = LeaseFlag()
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { [client] in
+                try await client.withConnection { connection in
+                    leased.value.store(true, ordering: .relaxed)
+                    return try await work(connection)
+                }
+            }
+            group.addTask { [address] in
+                try await Task.sleep(for: Self.connectionWait)
+                if leased.value.load(ordering: .relaxed) { return nil }
+                throw PostgresFailure.unreachable(address, "no connection within \(Self.connectionWait)")
+            }
+            while let result = try await group.next() {
+                if let result {
+                    group.cancelAll()
+                    return result
+                }
+            }
+            throw CancellationError()
+        }
+    }
+}
+
+/// Whether a request has its connection yet.
+private final class LeaseFlag: Sendable {
+    let value = Atomic<Bool>(false)
+}

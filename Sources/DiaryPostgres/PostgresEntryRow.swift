@@ -1,0 +1,154 @@
+import DiaryCore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// An entry as a row of PostgreSQL's `entry` table, and the statements that write one.
+/// Text goes in and out as UTF-8 bytes (`bytea`), so it comes back exactly as written.
+struct PostgresEntryRow: Sendable {
+    var sequence: Int64
+    var entry: Entry
+
+    /// Every query reads these columns in this order (see `decode`).
+    static let columns = """
+        seq, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude,
+        weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature
+        """
+
+    typealias Columns = (Int64, String, ByteBuffer, ByteBuffer, Int64, Int64, Int64, Int64?, Double?, Double?,
+                         ByteBuffer?, String?, ByteBuffer?, Bool?, Double?)
+
+    init(_ row: PostgresRow) throws {
+        let (sequence, id, title, body, created, updated, version, deleted, latitude, longitude,
+             provider, condition, description, isDay, temperature) = try row.decode(Columns.self)
+        self.sequence = sequence
+        var weather: Weather?
+        if let provider, let condition = condition.flatMap(WeatherCondition.init(rawValue:)) {
+            weather = Weather(provider: String(buffer: provider), condition: condition,
+                              description: description.map { String(buffer: $0) } ?? "", isDay: isDay ?? true,
+                              temperatureCelsius: temperature)
+        }
+        self.entry = Entry(
+            id: UUID(diaryString: id) ?? UUID(), title: String(buffer: title), body: String(buffer: body),
+            createdAt: Date(millisecondsSince1970: created), updatedAt: Date(millisecondsSince1970: updated),
+            version: Int(version), deletedAt: deleted.map(Date.init(millisecondsSince1970:)),
+            location: latitude.flatMap { latitude in longitude.flatMap { Coordinates(latitude: latitude, longitude: $0) } },
+            weather: weather)
+    }
+
+    /// The entry with this id in `owner`'s diary, locked until the transaction ends (`lock`),
+    /// so that no other write comes between reading it and writing what it becomes.
+    static func fetch(id: UUID, owner: UserID, locking lock: Bool, _ connection: PostgresConnection, _ logger: Logger) async throws -> PostgresEntryRow? {
+        let query: PostgresQuery = """
+            SELECT \(unescaped: columns) FROM entry WHERE owner_id = \(owner.rawValue) AND id = \(id.diaryString)\(unescaped: lock ? " FOR UPDATE" : "")
+            """
+        for try await row in try await connection.query(query, logger: logger) { return try PostgresEntryRow(row) }
+        return nil
+    }
+
+    /// Stores `entry` unless `owner`'s diary has one with its id; whether it did.
+    static func insert(_ entry: Entry, owner: UserID, _ connection: PostgresConnection, _ logger: Logger) async throws -> Bool {
+        let words = SearchVector.of(title: entry.title, body: entry.body)
+        var binds = PostgresBindings()
+        binds.append(owner.rawValue)
+        binds.append(entry.id.diaryString)
+        binds.append(ByteBuffer(string: entry.title))
+        binds.append(ByteBuffer(string: entry.body))
+        binds.append(entry.createdAt.millisecondsSince1970)
+        binds.append(entry.updatedAt.millisecondsSince1970)
+        binds.append(Int64(entry.version))
+        binds.append(entry.deletedAt?.millisecondsSince1970)
+        binds.append(entry.location?.latitude)
+        binds.append(entry.location?.longitude)
+        appendWeather(entry.weather, to: &binds)
+        binds.append(words.vector)
+        binds.append(Int32(clamping: words.titleWords))
+        binds.append(Int32(clamping: words.bodyWords))
+        let query = PostgresQuery(unsafeSQL: """
+            INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude,
+                weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature,
+                words, title_words, body_words)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::tsvector, $17, $18)
+            ON CONFLICT (owner_id, id) DO NOTHING
+            RETURNING seq
+            """, binds: binds)
+        for try await _ in try await connection.query(query, logger: logger) { return true }
+        return false
+    }
+
+    /// Writes `entry` over the stored `row` in one statement, setting only the groups of columns
+    /// that changed (new words only when the text changed, byte for byte), and only while the
+    /// row still has the version that was read: `false` when another write came first.
+    static func rewrite(_ row: PostgresEntryRow, to entry: Entry, _ connection: PostgresConnection, _ logger: Logger) async throws -> Bool {
+        let old = row.entry
+        var sets: [String] = [], binds = PostgresBindings()
+        func set(_ column: String, _ value: some PostgresNonThrowingEncodable, cast: String = "") {
+            binds.append(value)
+            sets.append("\(column) = $\(binds.count)\(cast)")
+        }
+        func setNull(_ column: String) { sets.append("\(column) = NULL") }
+        let textChanged = !(old.title.utf8.elementsEqual(entry.title.utf8) && old.body.utf8.elementsEqual(entry.body.utf8))
+        if textChanged {
+            let words = SearchVector.of(title: entry.title, body: entry.body)
+            set("title", ByteBuffer(string: entry.title))
+            set("body", ByteBuffer(string: entry.body))
+            set("words", words.vector, cast: "::tsvector")
+            set("title_words", Int32(clamping: words.titleWords))
+            set("body_words", Int32(clamping: words.bodyWords))
+        }
+        if old.updatedAt != entry.updatedAt { set("updated_at", entry.updatedAt.millisecondsSince1970) }
+        if old.createdAt != entry.createdAt { set("created_at", entry.createdAt.millisecondsSince1970) }
+        if old.deletedAt != entry.deletedAt {
+            if let deleted = entry.deletedAt { set("deleted_at", deleted.millisecondsSince1970) } else { setNull("deleted_at") }
+        }
+        if old.location != entry.location {
+            if let location = entry.location {
+                set("latitude", location.latitude)
+                set("longitude", location.longitude)
+            } else {
+                setNull("latitude")
+                setNull("longitude")
+            }
+        }
+        if old.weather != entry.weather {
+            if let weather = entry.weather {
+                set("weather_provider", ByteBuffer(string: weather.provider))
+                set("weather_condition", weather.condition.rawValue)
+                set("weather_description", ByteBuffer(string: weather.description))
+                set("weather_is_day", weather.isDay)
+                if let temperature = weather.temperatureCelsius { set("weather_temperature", temperature) } else { setNull("weather_temperature") }
+            } else {
+                for column in ["weather_provider", "weather_condition", "weather_description", "weather_is_day", "weather_temperature"] {
+                    setNull(column)
+                }
+            }
+        }
+        if old.version != entry.version { set("version", Int64(entry.version)) }
+        guard !sets.isEmpty else { return true }
+        binds.append(row.sequence)
+        binds.append(Int64(old.version))
+        let query = PostgresQuery(
+            unsafeSQL: "UPDATE entry SET \(sets.joined(separator: ", ")) WHERE seq = $\(binds.count - 1) AND version = $\(binds.count) RETURNING seq",
+            binds: binds)
+        for try await _ in try await connection.query(query, logger: logger) { return true }
+        return false
+    }
+
+    private static func appendWeather(_ weather: Weather?, to binds: inout PostgresBindings) {
+        binds.append(weather.map { ByteBuffer(string: $0.provider) })
+        binds.append(weather?.condition.rawValue)
+        binds.append(weather.map { ByteBuffer(string: $0.description) })
+        binds.append(weather?.isDay)
+        binds.append(weather?.temperatureCelsius)
+    }
+}
+
+/// Each diary's change count (`EntryRows.changeCount`), moved in the writing transaction.
+enum ChangeCount {
+    static func moved(_ owner: UserID, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        try await connection.query("""
+            INSERT INTO diary_change (owner_id, count) VALUES (\(owner.rawValue), 1)
+            ON CONFLICT (owner_id) DO UPDATE SET count = diary_change.count + 1
+            """, logger: logger)
+    }
+}

@@ -1,0 +1,85 @@
+import DiaryCore
+import Foundation
+import Logging
+import PostgresNIO
+
+extension PostgresEntryRows {
+    /// A list row needs only the start of the body (see `Excerpt`): its first 1,600 bytes after
+    /// leading blank lines, cut as bytes, so the rest of a long body never leaves the server.
+    private static let summaryColumns = """
+        seq, id, title, substring(ltrim(body, '\\x20090a0d'::bytea) FROM 1 FOR 1600), created_at, updated_at, version, deleted_at,
+        latitude, longitude, weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature
+        """
+
+    /// Where the cursor's entry stands among rows of its time: its `seq` in this diary, or
+    /// `$4` when there is none (before the first page, or that entry has gone since).
+    private static let cursorSequence = "COALESCE((SELECT seq FROM entry WHERE owner_id = $1 AND id = $3), $4)"
+
+    func list(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
+        // Row-value comparison walks the partial index from the cursor on: no OFFSET scan.
+        try await page(sql: """
+            SELECT \(Self.summaryColumns) FROM entry
+            WHERE owner_id = $1 AND deleted_at IS NULL AND (created_at, seq) < ($2, \(Self.cursorSequence))
+            ORDER BY created_at DESC, seq DESC LIMIT $5
+            """, cursor: cursor ?? EntryCursor(time: .max, entry: nil), limit: limit, time: \.createdAt)
+    }
+
+    func trash(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
+        try await page(sql: """
+            SELECT \(Self.summaryColumns) FROM entry
+            WHERE owner_id = $1 AND deleted_at IS NOT NULL AND (deleted_at, seq) < ($2, \(Self.cursorSequence))
+            ORDER BY deleted_at DESC, seq DESC LIMIT $5
+            """, cursor: cursor ?? EntryCursor(time: .max, entry: nil), limit: limit, time: { $0.deletedAt ?? $0.createdAt })
+    }
+
+    func export(after cursor: EntryCursor?, limit: Int) async throws -> EntryBatch {
+        let limit = min(max(limit, 1), Diary.largestPage)
+        let start = cursor ?? EntryCursor(time: .min, entry: nil)
+        let query = PostgresQuery(unsafeSQL: """
+            SELECT \(PostgresEntryRow.columns) FROM entry
+            WHERE owner_id = $1 AND deleted_at IS NULL AND (created_at, seq) > ($2, \(Self.cursorSequence))
+            ORDER BY created_at, seq LIMIT $5
+            """, binds: Self.binds(owner: owner, cursor: start, missing: .min, limit: limit))
+        return try await database.read { [logger] connection in
+            var entries: [Entry] = []
+            for try await row in try await connection.query(query, logger: logger) { entries.append(try PostgresEntryRow(row).entry) }
+            let next = Self.nextPage(&entries, limit: limit).map { EntryCursor(time: $0.createdAt.millisecondsSince1970, entry: $0.id) }
+            return EntryBatch(entries: entries, nextCursor: next)
+        }
+    }
+
+    private func page(sql: String, cursor: EntryCursor, limit: Int, time: @escaping @Sendable (EntrySummary) -> Date) async throws -> EntryPage {
+        let limit = min(max(limit, 1), Diary.largestPage)
+        let query = PostgresQuery(unsafeSQL: sql, binds: Self.binds(owner: owner, cursor: cursor, missing: .max, limit: limit))
+        return try await database.read { [logger] connection in
+            var summaries: [EntrySummary] = []
+            summaries.reserveCapacity(limit + 1)
+            for try await row in try await connection.query(query, logger: logger) {
+                let entry = try PostgresEntryRow(row).entry
+                summaries.append(EntrySummary(
+                    id: entry.id, title: entry.title, excerpt: Excerpt.of(entry.body), createdAt: entry.createdAt,
+                    updatedAt: entry.updatedAt, version: entry.version, deletedAt: entry.deletedAt, weather: entry.weather))
+            }
+            let next = Self.nextPage(&summaries, limit: limit).map { EntryCursor(time: time($0).millisecondsSince1970, entry: $0.id) }
+            return EntryPage(entries: summaries, nextCursor: next)
+        }
+    }
+
+    /// Asked for one row more than a page: when it came, drops it and returns the page's last
+    /// item, where the next page starts.
+    private static func nextPage<Item>(_ items: inout [Item], limit: Int) -> Item? {
+        guard items.count > limit else { return nil }
+        items.removeLast(items.count - limit)
+        return items.last
+    }
+
+    private static func binds(owner: UserID, cursor: EntryCursor, missing: Int64, limit: Int) -> PostgresBindings {
+        var binds = PostgresBindings()
+        binds.append(owner.rawValue)
+        binds.append(cursor.time)
+        binds.append(cursor.entry?.diaryString)
+        binds.append(missing)
+        binds.append(Int64(limit + 1))
+        return binds
+    }
+}

@@ -1,0 +1,113 @@
+import DiaryCore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// One user's diary in PostgreSQL: every query is scoped to its owner. A change reads its row
+/// `FOR UPDATE` and writes it back only while its version is still the one read
+/// (`UPDATE … WHERE version =`), in one transaction with the diary's change count.
+struct PostgresEntryRows: EntryRows {
+    let database: PostgresDatabase
+    let owner: UserID
+
+    var logger: Logger { database.logger }
+
+    func insert(_ entry: Entry, orChange change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Entry {
+        try await database.transaction { [owner, logger] connection in
+            // Inserted unless the id is taken; then (a retried create, two at once) changed instead.
+            if try await PostgresEntryRow.insert(entry, owner: owner, connection, logger) {
+                try await ChangeCount.moved(owner, connection, logger)
+                return entry
+            }
+            return try await Self.change(id: entry.id, owner: owner, change, connection, logger)
+        }
+    }
+
+    func change(id: UUID, _ change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Entry {
+        try await database.transaction { [owner, logger] connection in
+            try await Self.change(id: id, owner: owner, change, connection, logger)
+        }
+    }
+
+    private static func change(id: UUID, owner: UserID, _ change: @Sendable (Entry) throws -> Entry?,
+                               _ connection: PostgresConnection, _ logger: Logger) async throws -> Entry {
+        guard let row = try await PostgresEntryRow.fetch(id: id, owner: owner, locking: true, connection, logger) else {
+            throw EntryError.notFound(id.diaryString)
+        }
+        guard let changed = try change(row.entry) else { return row.entry }
+        // The row is locked, so its version cannot have moved; the condition says so in SQL too.
+        guard try await PostgresEntryRow.rewrite(row, to: changed, connection, logger) else {
+            throw PostgresFailure(kind: .busy, "An entry changed between reading and writing it, under a row lock.")
+        }
+        try await ChangeCount.moved(owner, connection, logger)
+        return changed
+    }
+
+    func delete(id: UUID) async throws -> Bool {
+        try await database.transaction { [owner, logger] connection in
+            let rows = try await connection.query(
+                "DELETE FROM entry WHERE owner_id = \(owner.rawValue) AND id = \(id.diaryString) RETURNING seq", logger: logger)
+            var deleted = false
+            for try await _ in rows { deleted = true }
+            if deleted { try await ChangeCount.moved(owner, connection, logger) }
+            return deleted
+        }
+    }
+
+    func changeCount() async throws -> Int64 {
+        try await database.read { [owner, logger] connection in
+            let rows = try await connection.query("SELECT count FROM diary_change WHERE owner_id = \(owner.rawValue)", logger: logger)
+            for try await count in rows.decode(Int64.self) { return count }
+            return 0
+        }
+    }
+
+    func entry(id: UUID) async throws -> Entry? {
+        try await database.read { [owner, logger] connection in
+            try await PostgresEntryRow.fetch(id: id, owner: owner, locking: false, connection, logger)?.entry
+        }
+    }
+
+    func ids(startingWith prefix: String, limit: Int) async throws -> [UUID] {
+        // `Diary` lets only hex digits and dashes through: the prefix holds no LIKE pattern.
+        try await database.read { [owner, logger] connection in
+            let rows = try await connection.query("""
+                SELECT id FROM entry WHERE owner_id = \(owner.rawValue) AND id LIKE \(prefix + "%") ORDER BY id LIMIT \(limit)
+                """, logger: logger)
+            var ids: [UUID] = []
+            for try await id in rows.decode(String.self) { if let id = UUID(diaryString: id) { ids.append(id) } }
+            return ids
+        }
+    }
+
+    func count() async throws -> Int {
+        try await database.read { [owner, logger] connection in
+            let rows = try await connection.query(
+                "SELECT count(*) FROM entry WHERE owner_id = \(owner.rawValue) AND deleted_at IS NULL", logger: logger)
+            for try await count in rows.decode(Int64.self) { return Int(count) }
+            return 0
+        }
+    }
+
+    func insert(_ entries: [Entry], onlyIntoEmptyDiary: Bool) async throws -> ImportSummary {
+        try await database.transaction { [owner, logger] connection in
+            if onlyIntoEmptyDiary {
+                // Two loads of the sample at once: the second waits for the first's lock, then sees its entries.
+                try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresMigrations.lockKey &+ 1 &+ owner.rawValue))", logger: logger)
+                let rows = try await connection.query(
+                    "SELECT 1 FROM entry WHERE owner_id = \(owner.rawValue) AND deleted_at IS NULL LIMIT 1", logger: logger)
+                for try await _ in rows { throw EntryError.diaryNotEmpty }
+            }
+            var summary = ImportSummary(imported: 0, skipped: 0)
+            for entry in entries {
+                if try await PostgresEntryRow.insert(entry, owner: owner, connection, logger) {
+                    summary.imported += 1
+                } else {
+                    summary.skipped += 1
+                }
+            }
+            if summary.imported > 0 { try await ChangeCount.moved(owner, connection, logger) }
+            return summary
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import DiaryCore
+import Foundation
+import PostgresNIO
+
+/// Why PostgreSQL could not do what was asked, in words its operator can act on. The
+/// description may name the server and the database (never a password); a client of the
+/// server is told only `kind.messageForClients`.
+public struct PostgresFailure: StorageFailure, Equatable {
+    public let kind: StorageFailureKind
+    public let description: String
+
+    public init(kind: StorageFailureKind, _ description: String) {
+        self.kind = kind
+        self.description = description
+    }
+
+    /// SQLSTATEs after which the whole transaction is simply run again.
+    static let retried: Set<String> = ["40001", "40P01"]
+
+    /// The SQLSTATE of a server's error, if it is one.
+    static func state(of error: any Error) -> String? {
+        (error as? PSQLError)?.serverInfo?[.sqlState]
+    }
+
+    /// The diary's words for an error of PostgreSQL or of reaching it; other errors unchanged.
+    static func translating(_ error: any Error, at address: PostgresAddress) -> any Error {
+        if error is PostgresFailure || error is CancellationError { return error }
+        // The pool's own error (its module is not public): no connection could be made for a while.
+        if String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError") {
+            return unreachable(address, "no connection could be made for a while")
+        }
+        guard let error = error as? PSQLError else { return error }
+        if let state = error.serverInfo?[.sqlState] {
+            let message = error.serverInfo?[.message] ?? "no message"
+            switch state {
+            case "28P01", "28000":
+                return PostgresFailure(kind: .unavailable, "PostgreSQL at \(address.description) refused to let \(address.user) in (\(message)): check the user and the password (--database-password-file, PGPASSWORD or PGPASSFILE).")
+            case "3D000":
+                return PostgresFailure(kind: .unavailable, "The database \(address.database) does not exist on PostgreSQL at \(address.description): create it (createdb \(address.database)) or name another in the URL.")
+            case "42501":
+                return PostgresFailure(kind: .unavailable, "PostgreSQL at \(address.description) does not let \(address.user) do this (\(message)): grant the user the rights on the database.")
+            case "53100":
+                return PostgresFailure(kind: .full, "PostgreSQL at \(address.description) has no room left (\(message)): this change was not saved.")
+            case "25006":
+                return PostgresFailure(kind: .readOnly, "PostgreSQL at \(address.description) takes no writes (\(message)): is it a read-only replica?")
+            case "40001", "40P01", "55P03":
+                return PostgresFailure(kind: .busy, "PostgreSQL at \(address.description) kept refusing this write as it raced others (\(message)).")
+            case "57P01", "57P02", "57P03", "08000", "08003", "08006", "08001", "08004", "53300":
+                return unreachable(address, message)
+            default:
+                return error
+            }
+        }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed:
+            return unreachable(address, String(describing: error.underlying.map { "\($0)" } ?? "\(error.code)"))
+        case .sslUnsupported:
+            return PostgresFailure(kind: .unavailable, "PostgreSQL at \(address.description) does not offer TLS, which sslmode=\(address.tls.rawValue) asks for: turn ssl on in the server, or choose another sslmode.")
+        case .failedToAddSSLHandler:
+            return PostgresFailure(kind: .unavailable, "Cannot set up TLS to PostgreSQL at \(address.description): \(error.underlying.map { "\($0)" } ?? "unknown reason").")
+        default:
+            return error
+        }
+    }
+
+    static func unreachable(_ address: PostgresAddress, _ why: String) -> PostgresFailure {
+        PostgresFailure(kind: .unavailable, "Cannot reach PostgreSQL at \(address.description) (\(why)): check that it is running and that the URL is right.")
+    }
+}

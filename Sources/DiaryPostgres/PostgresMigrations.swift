@@ -1,0 +1,125 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The schema on PostgreSQL, one named migration at a time, as on SQLite: a migration is never
+/// edited once it has shipped; the schema changes by appending one. They run under an advisory
+/// lock, so that several `diary serve` instances starting at once migrate exactly once: the
+/// first takes the lock and migrates, the others wait for it and find nothing left to do.
+enum PostgresMigrations {
+    /// The advisory lock's key: "diary" in ASCII, so that no other program's lock is ours.
+    static let lockKey: Int64 = 0x64_69_61_72_79
+
+    /// (name, SQL), in the order they run.
+    static let all: [(name: String, sql: String)] = [
+        ("v1-diary", """
+            -- Text is kept as UTF-8 bytes (bytea): PostgreSQL's text cannot hold a NUL, and a
+            -- diary keeps what was written byte for byte. Dates are Unix milliseconds, as on
+            -- SQLite. `seq` is the row's insertion order: it breaks ties in the lists.
+            CREATE TABLE entry (
+                seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                owner_id bigint NOT NULL,
+                id text COLLATE "C" NOT NULL,
+                title bytea NOT NULL,
+                body bytea NOT NULL,
+                created_at bigint NOT NULL,
+                updated_at bigint NOT NULL,
+                version bigint NOT NULL,
+                deleted_at bigint,
+                latitude double precision,
+                longitude double precision,
+                weather_provider bytea,
+                weather_condition text,
+                weather_description bytea,
+                weather_is_day boolean,
+                weather_temperature double precision,
+                -- The words search finds (`SearchWords`, as SQLite's FTS5 cuts them), the title's
+                -- weighted A; and how many words the title and the body have, for ranking.
+                words tsvector NOT NULL,
+                title_words integer NOT NULL,
+                body_words integer NOT NULL,
+                UNIQUE (owner_id, id)
+            );
+            CREATE INDEX entry_owner_diary_order ON entry (owner_id, created_at DESC, seq DESC) WHERE deleted_at IS NULL;
+            CREATE INDEX entry_owner_trash_order ON entry (owner_id, deleted_at DESC, seq DESC) WHERE deleted_at IS NOT NULL;
+            CREATE INDEX entry_words ON entry USING gin (words);
+            -- A count per owner moved by every write of their entries, in the write's transaction.
+            CREATE TABLE diary_change (owner_id bigint PRIMARY KEY, count bigint NOT NULL);
+            CREATE TABLE diary_user (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                name text COLLATE "C" NOT NULL UNIQUE,
+                name_key text COLLATE "C" UNIQUE,
+                password_hash text NOT NULL,
+                created_at bigint NOT NULL
+            );
+            -- Only a hash of each session's and token's secret is kept.
+            CREATE TABLE session (
+                token_hash text COLLATE "C" PRIMARY KEY,
+                user_id bigint NOT NULL REFERENCES diary_user (id) ON DELETE CASCADE,
+                csrf_token text NOT NULL,
+                created_at bigint NOT NULL,
+                last_used_at bigint NOT NULL
+            );
+            CREATE INDEX session_by_user ON session (user_id);
+            CREATE TABLE access_token (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                user_id bigint NOT NULL REFERENCES diary_user (id) ON DELETE CASCADE,
+                name text COLLATE "C" NOT NULL,
+                token_hash text COLLATE "C" NOT NULL UNIQUE,
+                created_at bigint NOT NULL,
+                last_used_at bigint,
+                UNIQUE (user_id, name)
+            );
+            -- Failed logins by name and by address (as bytes: a name may hold anything).
+            CREATE TABLE login_failure (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                subject bytea NOT NULL,
+                at bigint NOT NULL
+            );
+            CREATE INDEX login_failure_by_subject ON login_failure (subject, at);
+            """),
+    ]
+
+    /// The statements of a migration, one by one (a prepared statement holds only one): the
+    /// migrations end each with a semicolon at the end of a line, and hold no other.
+    static func statements(of sql: String) -> [String] {
+        sql.components(separatedBy: ";\n").map { chunk in
+            chunk.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("--") }.joined(separator: "\n")
+        }.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+    }
+
+    /// Brings the database to the newest schema, on `connection`, under the advisory lock.
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT pg_advisory_lock(\(lockKey))", logger: logger)
+        do {
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS diary_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                """, logger: logger)
+            var applied = Set<String>()
+            for try await name in try await connection.query("SELECT name FROM diary_migration", logger: logger).decode(String.self) {
+                applied.insert(name)
+            }
+            let known = Set(all.map(\.name))
+            if let unknown = applied.subtracting(known).sorted().first {
+                throw PostgresFailure(kind: .unavailable, "This database was set up by a newer version of Diary (it has migration \(unknown)): update Diary to use it. It was left untouched.")
+            }
+            for migration in all where !applied.contains(migration.name) {
+                try await connection.query("BEGIN", logger: logger)
+                do {
+                    for statement in statements(of: migration.sql) {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query("INSERT INTO diary_migration (name) VALUES (\(migration.name))", logger: logger)
+                    try await connection.query("COMMIT", logger: logger)
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
+        } catch {
+            _ = try? await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
+            throw error
+        }
+        try await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
+    }
+}

@@ -1,0 +1,54 @@
+import DiaryCore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Diary's storage in a PostgreSQL database, for a family, a club or a host: any number of
+/// `diary serve` instances in front of one database. The same protocols as SQLite's, the same
+/// conformance suites; everything an instance needs to agree with the others is in the database.
+public struct PostgresStorage: Storage {
+    let database: PostgresDatabase
+    /// The pool of connections at work: from `open` on (a server asks before it serves),
+    /// stopped when `maintain()` is cancelled (a server's `ServiceGroup` shutting down, after
+    /// the HTTP server), or when the process ends.
+    let pool: Task<Void, Never>
+
+    /// Connects to `address`, brings the schema up to date (under an advisory lock: several
+    /// instances starting at once migrate once), and starts the pool.
+    public static func open(_ address: PostgresAddress, logger: Logger) async throws -> PostgresStorage {
+        let database = try PostgresDatabase(address: address, logger: logger)
+        let connection = try await database.connect()
+        do {
+            try await PostgresMigrations.migrate(connection, logger: logger)
+        } catch {
+            try? await connection.close()
+            throw PostgresFailure.translating(error, at: address)
+        }
+        try? await connection.close()
+        let client = database.client
+        return PostgresStorage(database: database, pool: Task.detached { await client.run() })
+    }
+
+    public func entryRows(of owner: UserID) -> any EntryRows {
+        PostgresEntryRows(database: database, owner: owner)
+    }
+
+    public var accountRows: any AccountRows {
+        PostgresAccountRows(database: database)
+    }
+
+    /// Keeps the pool of connections until the task is cancelled, then closes them.
+    public func maintain() async {
+        await withTaskCancellationHandler {
+            await pool.value
+        } onCancel: { [pool] in
+            pool.cancel()
+        }
+    }
+
+    public func backup(to path: String) async throws {
+        throw PostgresFailure(kind: .unavailable, "diary backup does not copy a PostgreSQL database yet: use pg_dump (see the README's \"Running on PostgreSQL\").")
+    }
+
+    public var location: String { database.address.description }
+}
