@@ -7,15 +7,15 @@ import Testing
 @Suite("Every store keeps accounts, sessions, tokens and login throttles the same way")
 struct AccountsConformanceTests {
     /// A new, empty storage's accounts, hashing at bcrypt's lowest cost to keep the suite quick.
-    static func accounts(_ backend: StoreBackend) throws -> (any Storage, Accounts) {
-        let storage = try backend.makeStorage()
+    static func accounts(_ backend: StoreBackend) async throws -> (any Storage, Accounts) {
+        let storage = try await backend.makeStorage()
         return (storage, storage.accounts(passwords: BcryptPasswords(cost: 4)))
     }
 
     @Test("An account is found by any spelling of its name, and the first one adopts the entries written before it",
           arguments: StoreBackend.allCases)
     func users(backend: StoreBackend) async throws {
-        let (storage, accounts) = try Self.accounts(backend)
+        let (storage, accounts) = try await Self.accounts(backend)
         let local = storage.diary(of: .localOwner)
         _ = try await local.create(try EntryText(title: "Before any account", body: ""), id: UUID())
         #expect(try await accounts.userCount() == 0)
@@ -44,7 +44,7 @@ struct AccountsConformanceTests {
 
     @Test("A password is checked, and a wrong one or an unknown name lets no one in", arguments: StoreBackend.allCases)
     func passwords(backend: StoreBackend) async throws {
-        let (_, accounts) = try Self.accounts(backend)
+        let (_, accounts) = try await Self.accounts(backend)
         let mina = try await accounts.addUser(name: "mina", password: "correct horse")
         #expect(try await accounts.verify(name: "MINA", password: "correct horse") == mina)
         #expect(try await accounts.verify(name: "mina", password: "wrong horse") == nil)
@@ -55,7 +55,7 @@ struct AccountsConformanceTests {
     @Test("Sessions live until logged out or unused for 30 days; a new password ends every session and token",
           arguments: StoreBackend.allCases)
     func sessions(backend: StoreBackend) async throws {
-        let (_, accounts) = try Self.accounts(backend)
+        let (_, accounts) = try await Self.accounts(backend)
         let mina = try await accounts.addUser(name: "mina", password: "correct horse")
         let (token, session) = try await accounts.startSession(for: mina)
         #expect(session.user == mina && !session.csrfToken.isEmpty)
@@ -84,7 +84,7 @@ struct AccountsConformanceTests {
 
     @Test("Access tokens find their user, are listed by name only, and end when revoked", arguments: StoreBackend.allCases)
     func tokens(backend: StoreBackend) async throws {
-        let (_, accounts) = try Self.accounts(backend)
+        let (_, accounts) = try await Self.accounts(backend)
         let mina = try await accounts.addUser(name: "mina", password: "correct horse")
         let joon = try await accounts.addUser(name: "joon", password: "correct horse")
         let phone = try await accounts.createToken(named: "phone", for: mina)
@@ -106,7 +106,7 @@ struct AccountsConformanceTests {
     @Test("Login attempts are counted per subject within the window; a success gives its own place back",
           arguments: StoreBackend.allCases)
     func throttle(backend: StoreBackend) async throws {
-        let (_, accounts) = try Self.accounts(backend)
+        let (_, accounts) = try await Self.accounts(backend)
         let now = Date()
         let subjects = ["name:mina", "address:192.0.2.1"]
         let first = try #require(try await accounts.reserveLoginAttempt(subjects, allowed: 2, within: 900, now: now))

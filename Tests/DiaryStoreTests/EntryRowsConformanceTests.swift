@@ -7,7 +7,7 @@ import Testing
 struct EntryRowsConformanceTests {
     @Test("A new entry reads back as written, at version 1", arguments: StoreBackend.allCases)
     func createAndRead(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let created = try await store.create(try EntryText(title: "Rain", body: "It rained all day."), id: UUID())
         let found = try await store.entry(id: created.id)
         let read = try #require(found)
@@ -18,7 +18,7 @@ struct EntryRowsConformanceTests {
 
     @Test("The change count goes up with every kind of change, and only with changes", arguments: StoreBackend.allCases)
     func changeCount(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         var last = try await store.changeCount()
         /// Whether the count moved since the last look.
         func moved() async throws -> Bool {
@@ -50,7 +50,7 @@ struct EntryRowsConformanceTests {
 
     @Test("Creating again with the same id returns the first entry, not a second one", arguments: StoreBackend.allCases)
     func createIsIdempotent(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let id = UUID()
         let first = try await store.create(try EntryText(title: "Once", body: ""), id: id)
         let again = try await store.create(try EntryText(title: "Once", body: ""), id: id)
@@ -60,7 +60,7 @@ struct EntryRowsConformanceTests {
 
     @Test("A retry with newer words replaces the first try's only while the entry is at the version it names", arguments: StoreBackend.allCases)
     func retriedCreateWithNewerWords(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let id = UUID()
         // A first try never names a version: arriving after a retry, it leaves the retry's words.
         let retried = try await store.create(try EntryText(title: "Train", body: "All of it"), id: id, location: nil, basedOn: 1)
@@ -80,7 +80,7 @@ struct EntryRowsConformanceTests {
 
     @Test("An update grows the version; one based on an old version is refused and changes nothing", arguments: StoreBackend.allCases)
     func staleUpdateIsRefused(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let entry = try await store.create(try EntryText(title: "Draft", body: ""), id: UUID())
         let changed = try await store.update(id: entry.id, to: try EntryText(title: "Draft", body: "More"), expecting: 1)
         #expect(changed.version == 2)
@@ -92,7 +92,7 @@ struct EntryRowsConformanceTests {
 
     @Test("Many writes at once: each that succeeds is kept, each refused one changes nothing and fails alone", arguments: StoreBackend.allCases)
     func concurrentWrites(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let shared = try await store.create(try EntryText(title: "Shared", body: ""), id: UUID())
         // 40 new entries, and 40 updates of one entry all based on version 1: exactly one of
         // those may win; the other 39 are conflicts, which must not undo anything else.
@@ -126,7 +126,7 @@ struct EntryRowsConformanceTests {
 
     @Test("Saving the same words again is no change, whatever version it was based on", arguments: StoreBackend.allCases)
     func sameWordsAreNoChange(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let entry = try await store.create(try EntryText(title: "A", body: ""), id: UUID())
         let changed = try await store.update(id: entry.id, to: try EntryText(title: "A", body: "b"), expecting: 1)
         let retried = try await store.update(id: entry.id, to: try EntryText(title: "A", body: "b"), expecting: 1)
@@ -135,7 +135,7 @@ struct EntryRowsConformanceTests {
 
     @Test("Updating an unknown entry says it is not found", arguments: StoreBackend.allCases)
     func unknownUpdate(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let id = UUID()
         await #expect(throws: EntryError.notFound(id.diaryString)) {
             try await store.update(id: id, to: try EntryText(title: "x", body: ""), expecting: nil)
@@ -144,7 +144,7 @@ struct EntryRowsConformanceTests {
 
     @Test("The list is newest first, a page at a time, each entry exactly once", arguments: StoreBackend.allCases)
     func keysetPages(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let base = Date(timeIntervalSince1970: 1_600_000_000)
         // 25 entries, with ties in time to prove the tie-break keeps pages apart.
         let entries = (0..<25).map { index in
@@ -171,7 +171,7 @@ struct EntryRowsConformanceTests {
 
     @Test("The trash: moved, listed, restored, purged", arguments: StoreBackend.allCases)
     func trashCycle(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let keep = try await store.create(try EntryText(title: "Keep", body: ""), id: UUID())
         let toss = try await store.create(try EntryText(title: "Toss", body: "serenity"), id: UUID())
         let trashed = try await store.moveToTrash(id: toss.id)
@@ -193,7 +193,7 @@ struct EntryRowsConformanceTests {
 
     @Test("Search finds Korean inside words and English by word, with a snippet", arguments: StoreBackend.allCases)
     func search(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let diary = try await store.create(try EntryText(title: "수요일", body: "오늘 일기를 썼다"), id: UUID())
         let middle = try await store.create(try EntryText(title: "", body: "할머니께서 떡볶이를 만드셨다"), id: UUID())
         let soul = try await store.create(try EntryText(title: "Spring", body: "A wonderful serenity has taken possession of my entire soul"), id: UUID())
@@ -214,7 +214,7 @@ struct EntryRowsConformanceTests {
 
     @Test("Search ranks a title match above a passing mention", arguments: StoreBackend.allCases)
     func ranking(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let mention = try await store.create(try EntryText(title: "Tuesday", body: "Work, lunch, a walk, and some rain later, then a long evening of reading and rain."), id: UUID())
         let titled = try await store.create(try EntryText(title: "Rain", body: "Rain."), id: UUID())
         #expect(try await store.search("rain", limit: 10).map(\.entry.id) == [titled.id, mention.id])
@@ -222,7 +222,7 @@ struct EntryRowsConformanceTests {
 
     @Test("Search follows edits", arguments: StoreBackend.allCases)
     func searchFollowsEdits(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let entry = try await store.create(try EntryText(title: "Old", body: "apples"), id: UUID())
         _ = try await store.update(id: entry.id, to: try EntryText(title: "New", body: "oranges"), expecting: 1)
         #expect(try await store.search("apples", limit: 10).isEmpty)
@@ -231,7 +231,7 @@ struct EntryRowsConformanceTests {
 
     @Test("An import is all or nothing, and skips entries already there", arguments: StoreBackend.allCases)
     func importSkipsKnownIDs(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let entries = (0..<5).map { Entry(title: "E\($0)", body: "", createdAt: Date(timeIntervalSince1970: Double($0) * 86_400)) }
         #expect(try await store.importEntries(entries) == ImportSummary(imported: 5, skipped: 0))
         #expect(try await store.importEntries(entries) == ImportSummary(imported: 0, skipped: 5))
@@ -240,7 +240,7 @@ struct EntryRowsConformanceTests {
 
     @Test("A short prefix of an id finds it; an unknown one finds nothing", arguments: StoreBackend.allCases)
     func idPrefixes(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let entry = try await store.create(try EntryText(title: "x", body: ""), id: UUID())
         #expect(try await store.ids(startingWith: String(entry.id.diaryString.prefix(6)), limit: 2) == [entry.id])
         #expect(try await store.ids(startingWith: "zz*", limit: 2).isEmpty)
@@ -248,7 +248,7 @@ struct EntryRowsConformanceTests {
 
     @Test("Location is kept to two decimals; weather attached later does not change the version", arguments: StoreBackend.allCases)
     func weatherAndLocation(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let location = try #require(Coordinates(latitude: 37.566_535, longitude: 126.977_969))
         let entry = try await store.create(try EntryText(title: "Seoul", body: ""), id: UUID(), location: location)
         #expect(entry.location?.latitude == 37.57 && entry.location?.longitude == 126.98)
@@ -268,7 +268,7 @@ struct EntryRowsConformanceTests {
 
     @Test("An export gives every entry in the diary, whole, oldest first", arguments: StoreBackend.allCases)
     func exportBatches(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let entries = (0..<7).map { Entry(title: "E\($0)", body: "body \($0)", createdAt: Date(timeIntervalSince1970: Double($0) * 3_600)) }
         _ = try await store.importEntries(entries)
         var exported: [Entry] = []

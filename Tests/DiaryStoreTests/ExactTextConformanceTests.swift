@@ -18,7 +18,7 @@ struct ExactTextConformanceTests {
     @Test("Control characters, NUL, combining marks and astral characters come back byte for byte",
           arguments: StoreBackend.allCases)
     func awkwardText(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         for text in Self.awkward {
             let words = try EntryText(title: text.title, body: text.body)
             let created = try await store.create(words, id: UUID())
@@ -39,7 +39,7 @@ struct ExactTextConformanceTests {
     @Test("An edit that changes only the form of a character (é as one code point, or e and an accent) is stored",
           arguments: StoreBackend.allCases)
     func canonicallyEquivalentEdit(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let created = try await store.create(try EntryText(title: "Caf\u{E9}", body: "r\u{E9}sum\u{E9}"), id: UUID())
         let changed = try await store.update(id: created.id, to: try EntryText(title: "Cafe\u{301}", body: "re\u{301}sume\u{301}"), expecting: 1)
         #expect(changed.version == 2)
@@ -50,7 +50,7 @@ struct ExactTextConformanceTests {
 
     @Test("A body right at 1 MiB is kept whole, with a NUL at its very end", arguments: StoreBackend.allCases)
     func bodyAtTheLimit(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let body = String(repeating: "가", count: (EntryText.maximumBodyBytes - 1) / 3) + "\u{0}"
         #expect(body.utf8.count == EntryText.maximumBodyBytes)
         let created = try await store.create(try EntryText(title: "", body: body), id: UUID())
@@ -64,7 +64,7 @@ struct ExactTextConformanceTests {
 
     @Test("An entry at the highest version refuses one more change instead of overflowing", arguments: StoreBackend.allCases)
     func versionsStopAtTheMaximum(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let old = Entry(id: UUID(), title: "Counted far", body: "", createdAt: Date(timeIntervalSince1970: 0),
                         version: Entry.maximumVersion)
         _ = try await store.importEntries([old])
@@ -77,7 +77,7 @@ struct ExactTextConformanceTests {
 
     @Test("Entries go only into an empty diary when asked, checked as they go in", arguments: StoreBackend.allCases)
     func onlyIntoAnEmptyDiary(backend: StoreBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let sample = (0..<3).map { Entry(title: "Sample \($0)", body: "", createdAt: Date(timeIntervalSince1970: 1_608_651_333)) }
         // Two loads at once: one stores the sample, the other is told the diary is not empty.
         let stored = await withTaskGroup(of: Bool.self) { group in

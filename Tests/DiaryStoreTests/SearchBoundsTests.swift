@@ -57,7 +57,7 @@ struct SearchTotalityTests {
 
     @Test("A search through the store answers with entries or a SearchError, whatever the query")
     func storeSearchIsTotal() async throws {
-        let store = try StoreBackend.sqlite.makeStore()
+        let store = try await StoreBackend.sqlite.makeStore()
         _ = try await store.create(try EntryText(title: "Rain", body: "rain AND walk \"NEAR\" title:river"), id: UUID())
         var random = SplitMix64(seed: 1_400)
         for _ in 0..<300 {
@@ -79,7 +79,7 @@ struct SearchTotalityTests {
 
     @Test("A query of more than 256 characters, or 10,000, is refused with a message that says the limit")
     func longQueriesAreRefused() async throws {
-        let store = try StoreBackend.sqlite.makeStore()
+        let store = try await StoreBackend.sqlite.makeStore()
         await #expect(throws: SearchError.tooLong(length: 10_000)) { try await store.search(String(repeating: "a", count: 10_000), limit: 5) }
         await #expect(throws: SearchError.tooLong(length: 299)) { try await store.search(Array(repeating: "a", count: 150).joined(separator: " "), limit: 5) }
         #expect(SearchError.tooLong(length: 10_000).description.contains("at most 256 characters"))

@@ -1,26 +1,70 @@
+import DiaryBackends
 import DiaryCore
 import DiaryStore
 import Foundation
 import Testing
 
-/// Every backend the conformance suite runs against. The PostgreSQL store joins this list.
+/// Every backend the conformance suites run against: SQLite always; PostgreSQL when
+/// `DIARY_TEST_POSTGRES` names a server's maintenance database (`scripts/test` starts a
+/// throwaway cluster and sets it, with the password in `PGPASSWORD`). Each test gets a new,
+/// empty database of its own.
 enum StoreBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite
+    case postgres
+
+    static var allCases: [StoreBackend] {
+        PostgresForTests.url == nil ? [.sqlite] : [.sqlite, .postgres]
+    }
 
     var testDescription: String { rawValue }
 
     /// A new, empty storage of this kind.
-    func makeStorage() throws -> any Storage {
+    func makeStorage() async throws -> any Storage {
         switch self {
         case .sqlite:
             return try SQLiteStorage(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
+        case .postgres:
+            return try await Backends.open(try PostgresForTests.newDatabase(), for: .command)
         }
     }
 
     /// The local owner's diary in a new, empty storage of this kind.
-    func makeStore() throws -> Diary {
-        try makeStorage().diary(of: .localOwner)
+    func makeStore() async throws -> Diary {
+        try await makeStorage().diary(of: .localOwner)
     }
+}
+
+/// The PostgreSQL server the tests may use, and new databases on it.
+enum PostgresForTests {
+    /// `postgres://USER@HOST:PORT/DATABASE` of a database from which others can be made.
+    static let url = ProcessInfo.processInfo.environment["DIARY_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+
+    /// The URL of a new, empty database (made with `psql`, as an operator would).
+    static func newDatabase() throws -> String {
+        guard let url, let slash = url.range(of: "/", options: .backwards) else { throw Unavailable() }
+        let name = "diary_test_" + UUID().diaryString.replacingOccurrences(of: "-", with: "").prefix(16)
+        try psql(url, "CREATE DATABASE \(name)")
+        return String(url[..<slash.lowerBound]) + "/" + name
+    }
+
+    /// Runs one SQL command with `psql` on the database at `url`.
+    static func psql(_ url: String, _ command: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        process.arguments = ["-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", command]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw PSQLFailed(message: message)
+        }
+    }
+
+    struct Unavailable: Error {}
+    struct PSQLFailed: Error { let message: String }
 }
 
 extension SQLiteStorage {

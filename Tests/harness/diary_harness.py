@@ -7,6 +7,11 @@ first line ("Diary is at http://HOST:PORT/ ..."), so no two tests can race for t
 A restart asks for the same port again, because clients (a browser page, writer threads) keep
 the address they were given.
 
+With DIARY_TEST_BACKEND=postgres (and DIARY_TEST_POSTGRES, the URL of a database on a server
+from which others can be made, its password in PGPASSWORD: `scripts/test` starts a throwaway
+cluster), a server asked for a diary file gets a new, empty PostgreSQL database instead, and
+`Server.database` is its URL: the same suites then run against the second backend.
+
 The binary is $DIARY_BIN if set, else <repo>/.build/debug/diary; its resource bundle
 (Diary_DiaryServer.resources) must sit beside it. Each suite puts this folder on its path
 (its pytest.ini's `pythonpath`), and the suite's conftest.py builds its fixtures on Server.
@@ -19,6 +24,7 @@ import re
 import signal
 import subprocess
 import time
+import uuid
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -32,6 +38,20 @@ STOP_TIMEOUT = 10.0
 # The line `diary serve` writes once it listens (Sources/diary/Commands/ServeCommand.swift).
 # The host shown may be a --host-name or an IPv6 address in brackets: only the port is read.
 LISTENING = re.compile(r"Diary is at http://\S+:(\d+)/ \(database: ")
+
+
+# Which backend a server's diary is kept in: "sqlite" (a file, the default) or "postgres".
+BACKEND = os.environ.get("DIARY_TEST_BACKEND", "sqlite")
+POSTGRES = os.environ.get("DIARY_TEST_POSTGRES", "")
+
+
+def new_postgres_database() -> str:
+    """The URL of a new, empty database on the test's PostgreSQL server (made with psql)."""
+    assert POSTGRES, "DIARY_TEST_BACKEND=postgres needs DIARY_TEST_POSTGRES (scripts/test sets both)"
+    name = "diary_test_" + uuid.uuid4().hex[:16]
+    subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", POSTGRES, "-c", f"CREATE DATABASE {name}"],
+                   check=True, capture_output=True, timeout=60)
+    return POSTGRES.rsplit("/", 1)[0] + "/" + name
 
 
 def wait_for(check: Callable, timeout: float = 10.0, message: str = "condition", every: float = 0.1):
@@ -85,14 +105,17 @@ class Server:
         # Absolute: the server runs in the database's folder.
         self.binary = Path(binary).absolute() if binary else BINARY.absolute()
         require_binary(self.binary)
-        self.database = Path(database).absolute()
+        # The folder the server runs in and logs to; the database is a file in it, or (with
+        # DIARY_TEST_BACKEND=postgres) a new PostgreSQL database's URL.
+        self.workdir = Path(database).absolute().parent
+        self.database = new_postgres_database() if BACKEND == "postgres" else Path(database).absolute()
         self.host = host
         self.port = port
         self.extra_args = list(extra_args)
         self.extra_env = dict(extra_env or {})
         self.open_meteo_url = open_meteo_url
         self.env = env  # the whole environment, as given (the benchmarks: the caller's own)
-        self.log_path = Path(log_path) if log_path else self.database.parent / "server.log"
+        self.log_path = Path(log_path) if log_path else self.workdir / "server.log"
         self.log_offset = 0
         self.process: Optional[subprocess.Popen] = None
         self.starts = 0
@@ -129,7 +152,7 @@ class Server:
             with open(self.log_path, "ab") as log:
                 self.process = subprocess.Popen(
                     self.command(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                    cwd=self.database.parent, env=self.environment(),
+                    cwd=self.workdir, env=self.environment(),
                 )
             self.starts += 1
             port = self._wait_listening(deadline, timeout)
