@@ -44,9 +44,10 @@ enum SearchVector {
         for word in order {
             if !vector.isEmpty { vector += " " }
             vector += quoted(word.text)
-            let places = positions[word]!
-            if !places.isEmpty {
-                vector += ":" + places.map { "\($0.0)\($0.1 ? "A" : "")" }.joined(separator: ",")
+            for (index, (position, inTitle)) in positions[word]!.enumerated() {
+                vector += index == 0 ? ":" : ","
+                vector += String(position)
+                if inTitle { vector += "A" }
             }
         }
         return (vector, titleWords.count, bodyWords.count)
@@ -87,14 +88,16 @@ enum SearchVector {
     /// takes a Hangul syllable and its conjoining letters for the same).
     struct Bytes: Hashable {
         let text: String
+        private let bytes: [UInt8]
 
-        init(_ text: String) { self.text = text }
-
-        static func == (a: Bytes, b: Bytes) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
-
-        func hash(into hasher: inout Hasher) {
-            for byte in text.utf8 { hasher.combine(byte) }
+        init(_ text: String) {
+            self.text = text
+            self.bytes = Array(text.utf8)
         }
+
+        static func == (a: Bytes, b: Bytes) -> Bool { a.bytes == b.bytes }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
     }
 
     /// A lexeme in quotes, as `tsvector` and `tsquery` read one.

@@ -75,7 +75,10 @@ public enum SearchWords {
             return
         }
         // Lower case, one character for one: "İ" is "i" and a dot above, of which the dot goes.
-        let lower = folded[scalar.value] ?? scalar.properties.lowercaseMapping.unicodeScalars.first ?? scalar
+        // (Most characters, Hangul among them, have no other case: asked cheaply first.)
+        let properties = scalar.properties
+        let lower = folded[scalar.value]
+            ?? (properties.changesWhenLowercased ? properties.lowercaseMapping.unicodeScalars.first ?? scalar : scalar)
         word.append(withoutAccents(lower))
     }
 
