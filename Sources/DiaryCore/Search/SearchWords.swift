@@ -8,9 +8,11 @@
 /// case-folded (one character for one: "ß" stays, "ẞ" becomes "ß", "ς" becomes "σ"), and a
 /// Latin letter with accents becomes its ASCII letter ("é" → "e", "ǖ" → "u"; "ø" stays).
 ///
-/// FTS5 knows Unicode 6.1; Swift knows a newer Unicode, so letters added since (a few scripts,
-/// some Latin and Cherokee letters) may be cut or folded differently. `SearchWordsTests` and
-/// the PostgreSQL search test compare the two on real diaries.
+/// FTS5's tables are Unicode 6.1's: a character assigned since (a newer emoji, a newer letter)
+/// is to FTS5 an unassigned one, which it keeps in a word as it is; so it is here (Swift tells
+/// a character's age). Only the few characters whose category Unicode changed since (New Tai
+/// Lue's tone marks) are cut differently. `SearchWordsTests` compares the two on random text
+/// of every plane, and on real diaries.
 public enum SearchWords {
     /// The words of `text`, in order.
     public static func of(_ text: String) -> [String] {
@@ -21,6 +23,11 @@ public enum SearchWords {
             if isFoldedAway(scalar) {
                 // Part of a word, but leaves nothing in it: "e" + U+0301 is "e".
                 inWord = true
+            } else if !inFTS5Unicode(scalar) {
+                // Unassigned in Unicode 6.1 (a newer emoji, a newer letter): FTS5 takes it for
+                // part of a word and leaves it as it is.
+                inWord = true
+                word.append(scalar)
             } else if isWordCharacter(scalar) {
                 inWord = true
                 fold(scalar, into: &word)
@@ -32,6 +39,13 @@ public enum SearchWords {
         }
         if !word.isEmpty { words.append(String(word)) }
         return words
+    }
+
+    /// Whether `scalar` was assigned in Unicode 6.1, the version FTS5's tables know.
+    static func inFTS5Unicode(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return true }
+        guard let age = scalar.properties.age, scalar.properties.generalCategory != .unassigned else { return false }
+        return age.major < 6 || (age.major == 6 && age.minor <= 1)
     }
 
     /// Letters, digits (every kind of number) and private-use characters: FTS5's default
@@ -79,13 +93,20 @@ public enum SearchWords {
         let properties = scalar.properties
         let lower = folded[scalar.value]
             ?? (properties.changesWhenLowercased ? properties.lowercaseMapping.unicodeScalars.first ?? scalar : scalar)
+        // A lower case that Unicode added after 6.1 (Cherokee's) FTS5 does not know.
+        guard inFTS5Unicode(lower) else {
+            word.append(scalar)
+            return
+        }
         word.append(withoutAccents(lower))
     }
 
     /// A Latin letter whose canonical decomposition is an ASCII letter and accents, as that
     /// letter; any other character as it is (Greek "ά", Cyrillic "й" and Hangul keep theirs).
     private static func withoutAccents(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
-        guard (0xC0...0x24F).contains(scalar.value) || (0x1E00...0x1EFF).contains(scalar.value) else { return scalar }
+        // "ǡ" is the one letter of these ranges that FTS5's table leaves as it is.
+        guard (0xC0...0x24F).contains(scalar.value) || (0x1E00...0x1EFF).contains(scalar.value), scalar.value != 0x1E1
+        else { return scalar }
         let parts = String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars
         guard let base = parts.first, base.isASCII, base.properties.isAlphabetic,
               parts.dropFirst().allSatisfy({ (0x300...0x36F).contains($0.value) })
