@@ -41,6 +41,27 @@ public enum Backends {
     }
 }
 
+extension Backends {
+    /// Copies the whole database into a new diary file at `path` (never over an existing file):
+    /// a file by SQLite's online backup; any other backend by one consistent snapshot
+    /// (`Storage.readInstallation`) written into the new file, which `diary` opens like any other.
+    public static func backup(_ storage: any Storage, to path: String) async throws {
+        if let file = storage as? SQLiteStorage {
+            try await file.backup(to: path)
+        } else {
+            try await SQLiteStorage.writeBackup(try await storage.readInstallation(), to: path)
+        }
+    }
+
+    /// Moves a whole installation from `source` into `destination`, which must be empty: read in
+    /// one snapshot, written in one transaction that checks the counts. Returns what was moved.
+    public static func copy(from source: any Storage, to destination: any Storage) async throws -> Installation.Counts {
+        let installation = try await source.readInstallation()
+        try await destination.writeInstallation(installation)
+        return installation.counts
+    }
+}
+
 /// The scheme of a database given as a URL (`postgres://…`); `nil` for a file's path.
 enum URLScheme {
     static func of(_ database: String) -> String? {

@@ -19,8 +19,22 @@ struct PostgresEntryRow: Sendable {
                          ByteBuffer?, String?, ByteBuffer?, Bool?, Double?)
 
     init(_ row: PostgresRow) throws {
+        self.init(try row.decode(Columns.self))
+    }
+
+    /// A row of `owner_id, ` + `columns`: whose entry it is, and the entry.
+    static func owned(_ row: PostgresRow) throws -> (UserID, PostgresEntryRow) {
+        let (owner, sequence, id, title, body, created, updated, version, deleted, latitude, longitude,
+             provider, condition, description, isDay, temperature) = try row.decode(
+                (Int64, Int64, String, ByteBuffer, ByteBuffer, Int64, Int64, Int64, Int64?, Double?, Double?,
+                 ByteBuffer?, String?, ByteBuffer?, Bool?, Double?).self)
+        return (UserID(rawValue: owner), PostgresEntryRow((sequence, id, title, body, created, updated, version, deleted, latitude,
+                                                           longitude, provider, condition, description, isDay, temperature)))
+    }
+
+    private init(_ columns: Columns) {
         let (sequence, id, title, body, created, updated, version, deleted, latitude, longitude,
-             provider, condition, description, isDay, temperature) = try row.decode(Columns.self)
+             provider, condition, description, isDay, temperature) = columns
         self.sequence = sequence
         var weather: Weather?
         if let provider, let condition = condition.flatMap(WeatherCondition.init(rawValue:)) {

@@ -46,9 +46,5 @@ public struct PostgresStorage: Storage {
         }
     }
 
-    public func backup(to path: String) async throws {
-        throw PostgresFailure(kind: .unavailable, "diary backup does not copy a PostgreSQL database yet: use pg_dump (see the README's \"Running on PostgreSQL\").")
-    }
-
     public var location: String { database.address.description }
 }

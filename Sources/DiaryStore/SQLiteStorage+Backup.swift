@@ -7,6 +7,35 @@ extension SQLiteStorage {
     /// snapshot, taken while writers go on. An existing file is never overwritten. The copy is
     /// made 0600 before SQLite writes a byte of it: a backup is as private as the diary.
     public func backup(to path: String) async throws {
+        try Self.createBackupFile(at: path)
+        do {
+            let copy = try DatabaseQueue(path: path)
+            try await database.pool.backup(to: copy)
+            try copy.close()
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw StoreError.translating(error, path: path)
+        }
+    }
+}
+
+extension SQLiteStorage {
+    /// Writes `installation` (another backend's snapshot) into a new diary file at `path`: the
+    /// file is made 0600 first and never overwrites one; on any error it is removed again.
+    public static func writeBackup(_ installation: Installation, to path: String) async throws {
+        try createBackupFile(at: path)
+        do {
+            let storage = try SQLiteStorage(path: path)
+            try await storage.writeInstallation(installation)
+            try storage.database.pool.close()
+        } catch {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            throw error
+        }
+    }
+
+    /// Makes the (empty) file of a backup, the owner's alone; refuses an existing one.
+    static func createBackupFile(at path: String) throws {
         do {
             try OwnerOnlyFile.create(atPath: path).close()
         } catch let error as OwnerOnlyFileError {
@@ -16,14 +45,6 @@ extension SQLiteStorage {
             case ENOENT: throw BackupError.noFolder(path)
             default: throw BackupError.cannotCreate(path, reason: String(cString: strerror(error.code)))
             }
-        }
-        do {
-            let copy = try DatabaseQueue(path: path)
-            try await database.pool.backup(to: copy)
-            try copy.close()
-        } catch {
-            try? FileManager.default.removeItem(atPath: path)
-            throw StoreError.translating(error, path: path)
         }
     }
 }

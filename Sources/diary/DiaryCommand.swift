@@ -15,7 +15,7 @@ struct DiaryCommand: AsyncParsableCommand {
         subcommands: [
             NewCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self,
             RestoreCommand.self, TrashCommand.self, SearchCommand.self, ImportCommand.self, ExportCommand.self,
-            BackupCommand.self, ServeCommand.self, UserCommand.self, TokenCommand.self,
+            BackupCommand.self, CopyCommand.self, ServeCommand.self, UserCommand.self, TokenCommand.self,
         ]
     )
 

@@ -17,9 +17,15 @@ public protocol Storage: Sendable {
     /// checkpoints), until the task is cancelled; returns at once when there is nothing to do.
     func maintain() async
 
-    /// Copies the whole database to a new file at `path`, consistently, while writers go on.
-    /// Never overwrites a file; a backend that cannot copy itself so says what to use instead.
-    func backup(to path: String) async throws
+    /// Everything worth moving (see `Installation`), read in one consistent snapshot while
+    /// writers go on.
+    func readInstallation() async throws -> Installation
+
+    /// Writes `installation` into this storage, which must hold no account and no entry
+    /// (`InstallationError.notEmpty`), in one transaction that ends by counting what it wrote:
+    /// all of it, or (on any error, `InstallationError.countsDiffer` included) nothing. Accounts
+    /// keep their ids, entries their versions and trash.
+    func writeInstallation(_ installation: Installation) async throws
 
     /// Where the data is, for its operator: a file's path, a URL without its password. Never
     /// sent to a client.

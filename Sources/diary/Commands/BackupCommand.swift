@@ -1,9 +1,11 @@
 import ArgumentParser
+import DiaryBackends
 
 struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
-        abstract: "Copy the whole database (every account's diary) to a new file, safely, even while `diary serve` is writing to it.")
+        abstract: "Copy the whole database (every account's diary) to a new file, safely, even while `diary serve` is writing to it.",
+        discussion: "From PostgreSQL too: the new file is a diary file of one consistent moment, which any `diary` opens.")
 
     @OptionGroup var options: StoreOptions
 
@@ -11,7 +13,7 @@ struct BackupCommand: AsyncParsableCommand {
     var path: String
 
     func run() async throws {
-        try await options.openStorage().backup(to: path)
+        try await Backends.backup(try await options.openStorage(), to: path)
         print("Backed up the diary to \(path).")
     }
 }

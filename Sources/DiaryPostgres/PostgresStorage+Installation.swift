@@ -1,0 +1,75 @@
+import DiaryCore
+import Foundation
+import Logging
+import PostgresNIO
+
+extension PostgresStorage {
+    /// One repeatable-read transaction: every table as of one moment, whatever other instances
+    /// write meanwhile.
+    public func readInstallation() async throws -> Installation {
+        try await database.transaction(isolation: "REPEATABLE READ, READ ONLY") { [logger = database.logger] connection in
+            var accounts: [Installation.Account] = []
+            let users = try await connection.query(
+                "SELECT id, name, name_key, password_hash, created_at FROM diary_user ORDER BY id", logger: logger)
+            for try await (id, name, key, hash, created) in users.decode((Int64, String, String?, String, Int64).self) {
+                accounts.append(Installation.Account(id: UserID(rawValue: id), name: name, nameKey: key, passwordHash: hash,
+                                                     createdAt: Date(millisecondsSince1970: created)))
+            }
+            var tokens: [Installation.Token] = []
+            let rows = try await connection.query(
+                "SELECT user_id, name, token_hash, created_at, last_used_at FROM access_token ORDER BY id", logger: logger)
+            for try await (user, name, hash, created, lastUsed) in rows.decode((Int64, String, String, Int64, Int64?).self) {
+                tokens.append(Installation.Token(user: UserID(rawValue: user), name: name, tokenHash: hash,
+                                                 createdAt: Date(millisecondsSince1970: created),
+                                                 lastUsedAt: lastUsed.map(Date.init(millisecondsSince1970:))))
+            }
+            var entries: [UserID: [Entry]] = [:]
+            let entryRows = try await connection.query(
+                "SELECT owner_id, \(unescaped: PostgresEntryRow.columns) FROM entry ORDER BY owner_id, seq", logger: logger)
+            for try await row in entryRows {
+                let (owner, found) = try PostgresEntryRow.owned(row)
+                entries[owner, default: []].append(found.entry)
+            }
+            return Installation(accounts: accounts, tokens: tokens, entries: entries)
+        }
+    }
+
+    public func writeInstallation(_ installation: Installation) async throws {
+        let location = self.location
+        try await database.transaction { [logger = database.logger] connection in
+            try await connection.query("LOCK TABLE diary_user, entry IN SHARE ROW EXCLUSIVE MODE", logger: logger)
+            let held = try await connection.query(
+                "SELECT (SELECT count(*) FROM diary_user) + (SELECT count(*) FROM entry)", logger: logger)
+            for try await count in held.decode(Int64.self) where count > 0 { throw InstallationError.notEmpty(location) }
+            for account in installation.accounts {
+                try await connection.query("""
+                    INSERT INTO diary_user (id, name, name_key, password_hash, created_at) OVERRIDING SYSTEM VALUE
+                    VALUES (\(account.id.rawValue), \(account.name), \(account.nameKey), \(account.passwordHash), \(account.createdAt.millisecondsSince1970))
+                    """, logger: logger)
+            }
+            // Accounts made later are numbered after the copied ones.
+            try await connection.query(
+                "SELECT setval(pg_get_serial_sequence('diary_user', 'id'), GREATEST((SELECT max(id) FROM diary_user), 1))", logger: logger)
+            for token in installation.tokens {
+                try await connection.query("""
+                    INSERT INTO access_token (user_id, name, token_hash, created_at, last_used_at)
+                    VALUES (\(token.user.rawValue), \(token.name), \(token.tokenHash), \(token.createdAt.millisecondsSince1970), \(token.lastUsedAt?.millisecondsSince1970))
+                    """, logger: logger)
+            }
+            for (owner, entries) in installation.entries.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                for entry in entries { _ = try await PostgresEntryRow.insert(entry, owner: owner, connection, logger) }
+                try await ChangeCount.moved(owner, connection, logger)
+            }
+            let counted = try await connection.query("""
+                SELECT (SELECT count(*) FROM diary_user), (SELECT count(*) FROM access_token), (SELECT count(*) FROM entry),
+                       (SELECT count(*) FROM entry WHERE deleted_at IS NOT NULL)
+                """, logger: logger)
+            for try await (accounts, tokens, entries, trashed) in counted.decode((Int64, Int64, Int64, Int64).self) {
+                let found = Installation.Counts(accounts: Int(accounts), tokens: Int(tokens), entries: Int(entries), trashed: Int(trashed))
+                guard found == installation.counts else {
+                    throw InstallationError.countsDiffer(expected: installation.counts, found: found)
+                }
+            }
+        }
+    }
+}
