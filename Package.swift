@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "DiaryCoreTests", dependencies: ["DiaryCore"]),
         .testTarget(
             name: "DiaryStoreTests",
-            dependencies: ["DiaryCore", "DiaryStore", "DiaryBackends", "DiaryServer"],
+            dependencies: ["DiaryCore", "DiaryStore", "DiaryBackends", "DiaryPostgres", "DiaryServer"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

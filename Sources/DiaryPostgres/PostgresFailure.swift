@@ -51,15 +51,22 @@ public struct PostgresFailure: StorageFailure, Equatable {
                 return error
             }
         }
+        let underlying = error.underlying.map { "\($0)" } ?? "\(error.code)"
         switch error.code {
+        case .connectionError where underlying.contains("SSL") || underlying.contains("certificate"):
+            return PostgresFailure(kind: .unavailable, "PostgreSQL at \(address.description) did not show a certificate that sslmode=\(address.tls.rawValue) accepts (\(underlying)): name the authority that signed it with sslrootcert=FILE in the URL, and reach the server by a name its certificate holds.")
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed:
-            return unreachable(address, String(describing: error.underlying.map { "\($0)" } ?? "\(error.code)"))
+            return unreachable(address, underlying)
+        case .authMechanismRequiresPassword:
+            return PostgresFailure(kind: .unavailable, "PostgreSQL at \(address.description) asks for \(address.user)'s password, and none was given: use --database-password-file, PGPASSWORD or a password file (PGPASSFILE, ~/.pgpass).")
+        case .queryCancelled:
+            return CancellationError()
         case .sslUnsupported:
             return PostgresFailure(kind: .unavailable, "PostgreSQL at \(address.description) does not offer TLS, which sslmode=\(address.tls.rawValue) asks for: turn ssl on in the server, or choose another sslmode.")
         case .failedToAddSSLHandler:
             return PostgresFailure(kind: .unavailable, "Cannot set up TLS to PostgreSQL at \(address.description): \(error.underlying.map { "\($0)" } ?? "unknown reason").")
         default:
-            return error
+            return PostgresFailure(kind: .unavailable, "PostgreSQL at \(address.description) failed (\(error.code)).")
         }
     }
 

@@ -14,12 +14,16 @@ struct ErrorTests {
         #expect(!result.error.contains("Fatal error") && !result.error.contains("Stack dump"))
     }
 
-    @Test("A database URL this build cannot open is refused as such, never taken for a file's path")
+    @Test("A database URL is never taken for a file's path: an unknown kind is refused, an unreachable server named")
     func databaseURL() throws {
         let diary = try DiaryProcess()
         let folder = FileManager.default.currentDirectoryPath
-        let result = try diary.run(["list", "--database", "postgres://mina@localhost/diary"])
-        expectOneSentence(result, containing: "postgres:// databases are not supported yet")
+        expectOneSentence(try diary.run(["list", "--database", "mysql://mina@localhost/diary"]), containing: "cannot use mysql:// databases")
+        expectOneSentence(try diary.run(["list", "--database", "postgres://mina@127.0.0.1:1/diary"]),
+                          containing: "Cannot reach PostgreSQL at postgres://mina@127.0.0.1:1/diary")
+        expectOneSentence(try diary.run(["list", "--database", "postgres://mina:secret@127.0.0.1:1/diary"]),
+                          containing: "holds a password")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/mysql:"))
         #expect(!FileManager.default.fileExists(atPath: folder + "/postgres:"))
     }
 

@@ -3,8 +3,8 @@ import DiaryBackends
 import DiaryCore
 import Foundation
 
-/// `diary copy FROM TO`: a whole installation from one database to another, SQLite and
-/// PostgreSQL in either direction.
+/// `diary copy FROM TO`: a whole installation from one database to another, a file and
+/// a PostgreSQL database in either direction.
 struct CopyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy",
