@@ -23,6 +23,7 @@ import os
 import re
 import signal
 import subprocess
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -52,6 +53,12 @@ def new_postgres_database() -> str:
     subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", POSTGRES, "-c", f"CREATE DATABASE {name}"],
                    check=True, capture_output=True, timeout=60)
     return POSTGRES.rsplit("/", 1)[0] + "/" + name
+
+
+def fresh_database(path: Path):
+    """Where a test's new diary goes: the file `path`, or with DIARY_TEST_BACKEND=postgres the URL
+    of a new PostgreSQL database (a str). Give it to the CLI's --database and to Server alike."""
+    return new_postgres_database() if BACKEND == "postgres" else Path(path).absolute()
 
 
 def wait_for(check: Callable, timeout: float = 10.0, message: str = "condition", every: float = 0.1):
@@ -99,16 +106,22 @@ class Server:
     for again on every later start. `binary` and `env` (the whole environment) are for the
     benchmarks, which run another build in the caller's environment."""
 
-    def __init__(self, database: Path, *, host: str = "127.0.0.1", port: int = 0, extra_args=(),
+    def __init__(self, database, *, host: str = "127.0.0.1", port: int = 0, extra_args=(),
                  extra_env: Optional[dict] = None, open_meteo_url: Optional[str] = None,
-                 log_path: Optional[Path] = None, binary: Optional[Path] = None, env: Optional[dict] = None):
+                 log_path: Optional[Path] = None, binary: Optional[Path] = None, env: Optional[dict] = None,
+                 workdir: Optional[Path] = None):
         # Absolute: the server runs in the database's folder.
         self.binary = Path(binary).absolute() if binary else BINARY.absolute()
         require_binary(self.binary)
-        # The folder the server runs in and logs to; the database is a file in it, or (with
-        # DIARY_TEST_BACKEND=postgres) a new PostgreSQL database's URL.
-        self.workdir = Path(database).absolute().parent
-        self.database = new_postgres_database() if BACKEND == "postgres" else Path(database).absolute()
+        # The folder the server runs in and logs to. The database is a URL given as such (see
+        # fresh_database), or a file: with DIARY_TEST_BACKEND=postgres, a file asked for becomes
+        # a new PostgreSQL database's URL.
+        if isinstance(database, str) and "://" in database:
+            self.database = database
+            self.workdir = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="diary-server-"))
+        else:
+            self.workdir = Path(workdir) if workdir else Path(database).absolute().parent
+            self.database = new_postgres_database() if BACKEND == "postgres" else Path(database).absolute()
         self.host = host
         self.port = port
         self.extra_args = list(extra_args)

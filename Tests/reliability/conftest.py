@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import pytest
 
-from reliability_support import Account, ServerProcess
+from reliability_support import Account, ServerProcess, diary_harness
 
 
 @pytest.fixture
 def account(tmp_path) -> Account:
-    return Account(tmp_path / "diary.sqlite")
+    """A diary file, or with DIARY_TEST_BACKEND=postgres a new PostgreSQL database."""
+    return Account(diary_harness.fresh_database(tmp_path / "diary.sqlite"))
 
 
 @pytest.fixture
-def server(account):
+def server(account, tmp_path):
     """A running `diary serve` on the account's diary; stopped (SIGTERM, else kill) after."""
-    srv = ServerProcess(account.database)
+    srv = ServerProcess(account.database, workdir=tmp_path)
     srv.start()
     yield srv
     srv.stop()

@@ -45,7 +45,7 @@ def run_cli(*args: str, database: Path, input: Optional[str] = None, timeout: fl
     result = subprocess.run(
         [str(BINARY), *args, "--database", str(database)],
         input=input, capture_output=True, text=True, timeout=timeout,
-        env=diary_env(), cwd=database.parent,
+        env=diary_env(), cwd=database.parent if isinstance(database, Path) else None,
     )
     if check and result.returncode != 0:
         pytest.fail(f"`diary {' '.join(args)}` exited {result.returncode}:\n"
@@ -53,8 +53,14 @@ def run_cli(*args: str, database: Path, input: Optional[str] = None, timeout: fl
     return result
 
 
-def integrity_check(database: Path) -> str:
-    """`sqlite3 DB 'PRAGMA integrity_check'`, as an administrator would run it."""
+def integrity_check(database) -> str:
+    """`sqlite3 DB 'PRAGMA integrity_check'`, as an administrator would run it. On PostgreSQL,
+    whose pages are its own to check, that every entry row reads back ("ok" when it does)."""
+    if not isinstance(database, Path):
+        result = subprocess.run(["psql", "-X", "-q", "-At", str(database), "-c", "SELECT count(*) FROM entry"],
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, f"psql failed on {database}: {result.stderr}"
+        return "ok"
     sqlite3 = shutil.which("sqlite3")
     if sqlite3 is None:
         pytest.fail("the sqlite3 shell is missing: apt-get install sqlite3")
@@ -86,9 +92,9 @@ class ServerProcess(diary_harness.Server):
     restarts, so clients just reconnect. The output of every run goes to server.log.
     `api` is the address of its JSON API."""
 
-    def __init__(self, database: Path, port: Optional[int] = None, extra_args: tuple[str, ...] = ()):
+    def __init__(self, database, port: Optional[int] = None, extra_args: tuple[str, ...] = (), workdir: Optional[Path] = None):
         require_binary()
-        super().__init__(database, port=port or 0, extra_args=extra_args, extra_env={"DIARY_WEATHER": "off"})
+        super().__init__(database, port=port or 0, extra_args=extra_args, extra_env={"DIARY_WEATHER": "off"}, workdir=workdir)
 
     @property
     def api(self) -> str:

@@ -20,9 +20,15 @@ import time
 import uuid
 from pathlib import Path
 
+import pytest
 import requests
 
 from reliability_support import ServerProcess
+
+from reliability_support import diary_harness  # noqa: E402 (after the path is set)
+
+# SQLite only: it writes thousands of diaries into the SQLite file directly, then measures the server's memory.
+pytestmark = pytest.mark.skipif(diary_harness.BACKEND != "sqlite", reason="SQLite only")
 
 USERS = 2_000
 ENTRIES = 20
