@@ -493,6 +493,11 @@ def main(argv=None) -> int:
     if os.path.exists(search):
         w("")
         out.extend(open(search, encoding="utf-8").read().rstrip().splitlines())
+    # PostgreSQL, one instance and three behind HAProxy, written by bench/postgres_bench.py.
+    postgres = os.path.join(a.results, "postgres.md")
+    if os.path.exists(postgres):
+        w("")
+        out.extend(open(postgres, encoding="utf-8").read().rstrip().splitlines())
     text = "\n".join(out).rstrip() + "\n"
     # Notes kept by hand beside this script (what the profiles show, what was tried): verbatim, last.
     notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "NOTES.md")
