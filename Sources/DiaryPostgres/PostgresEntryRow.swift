@@ -50,18 +50,18 @@ struct PostgresEntryRow: Sendable {
             weather: weather)
     }
 
-    /// The entry with this id in `owner`'s diary, locked until the transaction ends (`lock`),
-    /// so that no other write comes between reading it and writing what it becomes.
-    static func fetch(id: UUID, owner: UserID, locking lock: Bool, _ connection: PostgresConnection, _ logger: Logger) async throws -> PostgresEntryRow? {
-        let query: PostgresQuery = """
-            SELECT \(unescaped: columns) FROM entry WHERE owner_id = \(owner.rawValue) AND id = \(id.diaryString)\(unescaped: lock ? " FOR UPDATE" : "")
-            """
+    /// The entry with this id in `owner`'s diary.
+    static func fetch(id: UUID, owner: UserID, _ connection: PostgresConnection, _ logger: Logger) async throws -> PostgresEntryRow? {
+        let query: PostgresQuery = "SELECT \(unescaped: columns) FROM entry WHERE owner_id = \(owner.rawValue) AND id = \(id.diaryString)"
         for try await row in try await connection.query(query, logger: logger) { return try PostgresEntryRow(row) }
         return nil
     }
 
-    /// Stores `entry` unless `owner`'s diary has one with its id; whether it did.
-    static func insert(_ entry: Entry, owner: UserID, _ connection: PostgresConnection, _ logger: Logger) async throws -> Bool {
+    /// Stores `entry` unless `owner`'s diary has one with its id; whether it did. With
+    /// `counting`, the diary's change count moves in the same statement (atomic without a
+    /// transaction around it).
+    static func insert(_ entry: Entry, owner: UserID, counting: Bool = false, _ connection: PostgresConnection,
+                       _ logger: Logger) async throws -> Bool {
         let words = SearchVector.of(title: entry.title, body: entry.body)
         var binds = PostgresBindings()
         binds.append(owner.rawValue)
@@ -78,22 +78,25 @@ struct PostgresEntryRow: Sendable {
         binds.append(words.vector)
         binds.append(Int32(clamping: words.titleWords))
         binds.append(Int32(clamping: words.bodyWords))
-        let query = PostgresQuery(unsafeSQL: """
+        let insert = """
             INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude,
                 weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature,
                 words, title_words, body_words)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::tsvector, $17, $18)
             ON CONFLICT (owner_id, id) DO NOTHING
             RETURNING seq
-            """, binds: binds)
+            """
+        let query = PostgresQuery(unsafeSQL: counting ? ChangeCount.counting(insert, owner: "$1") : insert, binds: binds)
         for try await _ in try await connection.query(query, logger: logger) { return true }
         return false
     }
 
     /// Writes `entry` over the stored `row` in one statement, setting only the groups of columns
     /// that changed (new words only when the text changed, byte for byte), and only while the
-    /// row still has the version that was read: `false` when another write came first.
-    static func rewrite(_ row: PostgresEntryRow, to entry: Entry, _ connection: PostgresConnection, _ logger: Logger) async throws -> Bool {
+    /// row still has the version that was read (`UPDATE … WHERE version =`): `false` when
+    /// another write came first. The diary's change count moves in the same statement.
+    static func rewrite(_ row: PostgresEntryRow, to entry: Entry, owner: UserID, _ connection: PostgresConnection,
+                        _ logger: Logger) async throws -> Bool {
         let old = row.entry
         var sets: [String] = [], binds = PostgresBindings()
         func set(_ column: String, _ value: some PostgresNonThrowingEncodable, cast: String = "") {
@@ -141,9 +144,9 @@ struct PostgresEntryRow: Sendable {
         guard !sets.isEmpty else { return true }
         binds.append(row.sequence)
         binds.append(Int64(old.version))
-        let query = PostgresQuery(
-            unsafeSQL: "UPDATE entry SET \(sets.joined(separator: ", ")) WHERE seq = $\(binds.count - 1) AND version = $\(binds.count) RETURNING seq",
-            binds: binds)
+        binds.append(owner.rawValue)
+        let update = "UPDATE entry SET \(sets.joined(separator: ", ")) WHERE seq = $\(binds.count - 2) AND version = $\(binds.count - 1) RETURNING seq"
+        let query = PostgresQuery(unsafeSQL: ChangeCount.counting(update, owner: "$\(binds.count)"), binds: binds)
         for try await _ in try await connection.query(query, logger: logger) { return true }
         return false
     }
@@ -157,8 +160,21 @@ struct PostgresEntryRow: Sendable {
     }
 }
 
-/// Each diary's change count (`EntryRows.changeCount`), moved in the writing transaction.
+/// Each diary's change count (`EntryRows.changeCount`), moved in the writing transaction or
+/// statement.
 enum ChangeCount {
+    /// `write` (an INSERT, UPDATE or DELETE … RETURNING) as one statement that also counts one
+    /// change of the diary of `owner` (a parameter such as "$3") when it wrote a row; it returns
+    /// a row exactly then.
+    static func counting(_ write: String, owner: String) -> String {
+        """
+        WITH written AS (\(write))
+        INSERT INTO diary_change (owner_id, count) SELECT \(owner)::bigint, 1 FROM written LIMIT 1
+        ON CONFLICT (owner_id) DO UPDATE SET count = diary_change.count + 1
+        RETURNING 1
+        """
+    }
+
     static func moved(_ owner: UserID, _ connection: PostgresConnection, _ logger: Logger) async throws {
         try await connection.query("""
             INSERT INTO diary_change (owner_id, count) VALUES (\(owner.rawValue), 1)

@@ -4,8 +4,9 @@ import Logging
 import PostgresNIO
 
 /// One user's diary in PostgreSQL: every query is scoped to its owner. A change reads its row
-/// `FOR UPDATE` and writes it back only while its version is still the one read
-/// (`UPDATE … WHERE version =`), in one transaction with the diary's change count.
+/// and writes it back only while its version is still the one read (`UPDATE … WHERE version =`),
+/// in one statement with the diary's change count: no lock is held between the two, and a
+/// write that lost the race is worked out again from the winner's row.
 struct PostgresEntryRows: EntryRows {
     let database: PostgresDatabase
     let owner: UserID
@@ -13,43 +14,47 @@ struct PostgresEntryRows: EntryRows {
     var logger: Logger { database.logger }
 
     func insert(_ entry: Entry, orChange change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Entry {
-        try await database.transaction { [owner, logger] connection in
+        try await database.read { [owner, logger] connection in
             // Inserted unless the id is taken; then (a retried create, two at once) changed instead.
-            if try await PostgresEntryRow.insert(entry, owner: owner, connection, logger) {
-                try await ChangeCount.moved(owner, connection, logger)
-                return entry
-            }
+            if try await PostgresEntryRow.insert(entry, owner: owner, counting: true, connection, logger) { return entry }
             return try await Self.change(id: entry.id, owner: owner, change, connection, logger)
         }
     }
 
     func change(id: UUID, _ change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Entry {
-        try await database.transaction { [owner, logger] connection in
+        try await database.read { [owner, logger] connection in
             try await Self.change(id: id, owner: owner, change, connection, logger)
         }
     }
 
+    /// How many times a change is worked out again when other writes keep coming first.
+    static let changeAttempts = 100
+
+    /// Reads the row, works out what it becomes, and writes that only if the row still has the
+    /// version read (one statement, no lock held between); when another write came first, does
+    /// it all again from what that write left. `change` is a pure function, so running it again
+    /// decides as if this write had simply come later.
     private static func change(id: UUID, owner: UserID, _ change: @Sendable (Entry) throws -> Entry?,
                                _ connection: PostgresConnection, _ logger: Logger) async throws -> Entry {
-        guard let row = try await PostgresEntryRow.fetch(id: id, owner: owner, locking: true, connection, logger) else {
-            throw EntryError.notFound(id.diaryString)
+        for _ in 0..<changeAttempts {
+            guard let row = try await PostgresEntryRow.fetch(id: id, owner: owner, connection, logger) else {
+                throw EntryError.notFound(id.diaryString)
+            }
+            guard let changed = try change(row.entry) else { return row.entry }
+            if try await PostgresEntryRow.rewrite(row, to: changed, owner: owner, connection, logger) { return changed }
         }
-        guard let changed = try change(row.entry) else { return row.entry }
-        // The row is locked, so its version cannot have moved; the condition says so in SQL too.
-        guard try await PostgresEntryRow.rewrite(row, to: changed, connection, logger) else {
-            throw PostgresFailure(kind: .busy, "An entry changed between reading and writing it, under a row lock.")
-        }
-        try await ChangeCount.moved(owner, connection, logger)
-        return changed
+        throw PostgresFailure(kind: .busy, "An entry kept changing under \(changeAttempts) attempts to save it.")
     }
 
     func delete(id: UUID) async throws -> Bool {
-        try await database.transaction { [owner, logger] connection in
-            let rows = try await connection.query(
-                "DELETE FROM entry WHERE owner_id = \(owner.rawValue) AND id = \(id.diaryString) RETURNING seq", logger: logger)
+        var binds = PostgresBindings()
+        binds.append(owner.rawValue)
+        binds.append(id.diaryString)
+        let query = PostgresQuery(unsafeSQL: ChangeCount.counting(
+            "DELETE FROM entry WHERE owner_id = $1 AND id = $2 RETURNING seq", owner: "$1"), binds: binds)
+        return try await database.read { [logger] connection in
             var deleted = false
-            for try await _ in rows { deleted = true }
-            if deleted { try await ChangeCount.moved(owner, connection, logger) }
+            for try await _ in try await connection.query(query, logger: logger) { deleted = true }
             return deleted
         }
     }
@@ -64,7 +69,7 @@ struct PostgresEntryRows: EntryRows {
 
     func entry(id: UUID) async throws -> Entry? {
         try await database.read { [owner, logger] connection in
-            try await PostgresEntryRow.fetch(id: id, owner: owner, locking: false, connection, logger)?.entry
+            try await PostgresEntryRow.fetch(id: id, owner: owner, connection, logger)?.entry
         }
     }
 
