@@ -9,13 +9,15 @@ import Synchronization
 /// again when PostgreSQL asks (a serialization failure, a deadlock), errors in the diary's
 /// words, and no request waiting long for a connection while the server is away.
 final class PostgresDatabase: Sendable {
-    let client: PostgresClient
+    let pool: PostgresPool
     let address: PostgresAddress
     let logger: Logger
 
     /// How long a request waits for a connection before it is told that PostgreSQL cannot be
     /// reached (the pool itself would wait 15 s).
     static let connectionWait: Duration = .seconds(5)
+    /// How long a request waits for a connection before the pool is checked.
+    static let suspectAfter: Duration = .seconds(1)
     /// How many times a transaction is run when PostgreSQL keeps asking for it again.
     static let attempts = 5
 
@@ -31,7 +33,9 @@ final class PostgresDatabase: Sendable {
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.maximumConnections = 16
         configuration.options.additionalStartupParameters = [("application_name", "diary")]
-        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.pool = PostgresPool(logger: logger) { [configuration] in
+            PostgresClient(configuration: configuration, backgroundLogger: logger)
+        }
         self.address = address
         self.logger = logger
     }
@@ -88,6 +92,7 @@ final class PostgresDatabase: Sendable {
     }
 
     /// Runs `work` on a pooled connection, outside a transaction (each statement its own).
+    @discardableResult
     func read<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
             return try await leasing { connection in try await work(connection) }
@@ -130,20 +135,64 @@ final class PostgresDatabase: Sendable {
     }
 
     /// A pooled connection for `work`, or `PostgresFailure.unreachable` when none comes within
-    /// `connectionWait` (the server is down, or every connection is busy that long).
+    /// `connectionWait` (the server is down, or every connection is busy that long). A request
+    /// that finds no connection tells the pool, which makes itself anew if it is stuck.
     private func leasing<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let started = ContinuousClock.now
+        while true {
+            do {
+                return try await leasing(from: pool.current, since: started, work)
+            } catch is PoolRenewed {
+                continue  // the wait goes on, on the new pool
+            } catch let error where Self.foundNoConnection(error) {
+                pool.missed { [self] in await reachable() }
+                throw error
+            }
+        }
+    }
+
+    /// Whether a connection can be made just now, outside the pool.
+    private func reachable() async -> Bool {
+        guard let connection = try? await connect() else { return false }
+        try? await connection.close()
+        return true
+    }
+
+    /// Whether `error` says no connection was had (rather than one a statement failed on).
+    private static func foundNoConnection(_ error: any Error) -> Bool {
+        if error is CancellationError { return false }
+        if let error = error as? PostgresFailure { return error.kind == .unavailable }
+        if let error = error as? PSQLError { return error.serverInfo == nil }
+        return String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError")
+    }
+
+    /// `work` on a connection of `pool`; while it waits for one, a watch (woken four times a
+    /// second, and only while waiting) has the pool checked after a second, moves the request to
+    /// a renewed pool (`PoolRenewed`), and gives up at `connectionWait` after `started`.
+    private func leasing<T: Sendable>(
+        from pool: PostgresPool.Current, since started: ContinuousClock.Instant,
+        _ work: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         let leased = LeaseFlag()
         return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { [client] in
-                try await client.withConnection { connection in
+            group.addTask { [self] in
+                try await pool.client.withConnection { connection in
                     leased.value.store(true, ordering: .relaxed)
+                    self.pool.leased()
                     return try await work(connection)
                 }
             }
-            group.addTask { [address] in
-                try await Task.sleep(for: Self.connectionWait)
-                if leased.value.load(ordering: .relaxed) { return nil }
-                throw PostgresFailure.unreachable(address, "no connection within \(Self.connectionWait)")
+            group.addTask { [self] in
+                while true {
+                    try await Task.sleep(for: .milliseconds(250))
+                    if leased.value.load(ordering: .relaxed) { return nil }
+                    let waited = ContinuousClock.now - started
+                    if waited >= Self.connectionWait {
+                        throw PostgresFailure.unreachable(address, "no connection within \(Self.connectionWait)")
+                    }
+                    if self.pool.current.generation != pool.generation { throw PoolRenewed() }
+                    if waited >= Self.suspectAfter { self.pool.missed { [self] in await reachable() } }
+                }
             }
             while let result = try await group.next() {
                 if let result {
@@ -155,6 +204,9 @@ final class PostgresDatabase: Sendable {
         }
     }
 }
+
+/// A request that waited on a pool that has since been replaced.
+private struct PoolRenewed: Error {}
 
 /// Whether a request has its connection yet.
 private final class LeaseFlag: Sendable {

@@ -7,26 +7,31 @@ import PostgresNIO
 /// `diary serve` instances in front of one database. The same protocols as SQLite's, the same
 /// conformance suites; everything an instance needs to agree with the others is in the database.
 public struct PostgresStorage: Storage {
-    let database: PostgresDatabase
-    /// The pool of connections at work: from `open` on (a server asks before it serves),
-    /// stopped when `maintain()` is cancelled (a server's `ServiceGroup` shutting down, after
+    /// Its pool of connections works from `open` on (a server asks before it serves) and is
+    /// closed when `maintain()` is cancelled (a server's `ServiceGroup` shutting down, after
     /// the HTTP server), or when the process ends.
-    let pool: Task<Void, Never>
+    let database: PostgresDatabase
 
     /// Connects to `address`, brings the schema up to date (under an advisory lock: several
     /// instances starting at once migrate once), and starts the pool.
     public static func open(_ address: PostgresAddress, logger: Logger) async throws -> PostgresStorage {
         let database = try PostgresDatabase(address: address, logger: logger)
-        let connection = try await database.connect()
+        let connection: PostgresConnection
+        do {
+            connection = try await database.connect()
+        } catch {
+            database.pool.close()
+            throw error
+        }
         do {
             try await PostgresMigrations.migrate(connection, logger: logger)
         } catch {
             try? await connection.close()
+            database.pool.close()
             throw PostgresFailure.translating(error, at: address)
         }
         try? await connection.close()
-        let client = database.client
-        return PostgresStorage(database: database, pool: Task.detached { await client.run() })
+        return PostgresStorage(database: database)
     }
 
     public func entryRows(of owner: UserID) -> any EntryRows {
@@ -40,9 +45,9 @@ public struct PostgresStorage: Storage {
     /// Keeps the pool of connections until the task is cancelled, then closes them.
     public func maintain() async {
         await withTaskCancellationHandler {
-            await pool.value
-        } onCancel: { [pool] in
-            pool.cancel()
+            await database.pool.untilClosed()
+        } onCancel: { [pool = database.pool] in
+            pool.close()
         }
     }
 

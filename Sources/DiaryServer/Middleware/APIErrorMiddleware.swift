@@ -1,3 +1,4 @@
+import DiaryCore
 import Hummingbird
 import Logging
 
@@ -22,7 +23,10 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 }
             }
             if apiError.status.code >= 500 {
-                context.logger.error("Request failed", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: type(of: error)))"])
+                // A storage failure's description is written for the operator (what failed, where,
+                // what to do; never a password or the request's words); other errors by type only.
+                let what = (error as? any StorageFailure)?.description ?? String(reflecting: type(of: error))
+                context.logger.error("Request failed", metadata: ["path": "\(request.uri.path)", "error": "\(what)"])
             }
             return try apiError.response(from: request, context: context)
         }
