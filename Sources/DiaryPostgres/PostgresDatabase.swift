@@ -139,6 +139,10 @@ final class PostgresDatabase: Sendable {
     /// that finds no connection tells the pool, which makes itself anew if it is stuck.
     private func leasing<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let started = ContinuousClock.now
+        if pool.isAway {
+            pool.missed { [self] in await reachable() }
+            throw PostgresFailure.unreachable(address, "the last attempt to connect failed")
+        }
         while true {
             do {
                 return try await leasing(from: pool.current, since: started, work)
@@ -168,7 +172,8 @@ final class PostgresDatabase: Sendable {
 
     /// `work` on a connection of `pool`; while it waits for one, a watch (woken four times a
     /// second, and only while waiting) has the pool checked after a second, moves the request to
-    /// a renewed pool (`PoolRenewed`), and gives up at `connectionWait` after `started`.
+    /// a renewed pool (`PoolRenewed`), and gives up when PostgreSQL is found away or at
+    /// `connectionWait` after `started`.
     private func leasing<T: Sendable>(
         from pool: PostgresPool.Current, since started: ContinuousClock.Instant,
         _ work: @escaping @Sendable (PostgresConnection) async throws -> T
@@ -191,7 +196,10 @@ final class PostgresDatabase: Sendable {
                         throw PostgresFailure.unreachable(address, "no connection within \(Self.connectionWait)")
                     }
                     if self.pool.current.generation != pool.generation { throw PoolRenewed() }
-                    if waited >= Self.suspectAfter { self.pool.missed { [self] in await reachable() } }
+                    if waited >= Self.suspectAfter {
+                        if self.pool.isAway { throw PostgresFailure.unreachable(address, "the last attempt to connect failed") }
+                        self.pool.missed { [self] in await reachable() }
+                    }
                 }
             }
             while let result = try await group.next() {

@@ -10,7 +10,8 @@ import Synchronization
 /// kept a server answering 503 for tens of seconds after PostgreSQL was back. So when requests
 /// have found no connection for a while, one direct connection is tried (at most once a second);
 /// if it is made, a fresh pool replaces the stuck one at once, and the old one is closed a little
-/// later (a request still holding one of its connections finishes first).
+/// later (a request still holding one of its connections finishes first). While the direct tries
+/// fail, requests are refused at once (`isAway`), so clients hear 503 without waiting.
 final class PostgresPool: Sendable {
     /// The pool in use, and how many times the pool has been made anew before it.
     struct Current: Sendable {
@@ -24,12 +25,14 @@ final class PostgresPool: Sendable {
         var retired: [Task<Void, Never>] = []
         var probing = false
         var lastProbe: ContinuousClock.Instant?
+        /// When the last direct try failed, if it did and no request has had a connection since.
+        var unreachableSince: ContinuousClock.Instant?
         var closed = false
     }
 
     /// How long without any request getting a connection before the pool is suspected stuck:
     /// a pool that is only busy hands out connections all the time.
-    static let quietBeforeProbe: Duration = .seconds(2)
+    static let quietBeforeProbe: Duration = .seconds(1)
     /// The least time between two direct tries.
     static let probeInterval: Duration = .seconds(1)
     /// How long a replaced pool keeps its connections for the requests that hold them.
@@ -80,9 +83,21 @@ final class PostgresPool: Sendable {
         }
     }
 
+    /// Whether PostgreSQL is known to be away: the last direct try failed, lately, and no request
+    /// has had a connection since. Requests are then refused at once instead of each waiting.
+    var isAway: Bool {
+        guard let since = state.withLock({ $0.unreachableSince }) else { return false }
+        let lease = epoch + .nanoseconds(lastLease.load(ordering: .relaxed))
+        return lease < since && ContinuousClock.now - since < Self.awayFor
+    }
+
+    /// How long a failed direct try counts (tries are made once a second while requests come).
+    static let awayFor: Duration = .seconds(3)
+
     private func renew(if reachable: Bool) {
         let old: Task<Void, Never>? = state.withLock { state in
             state.probing = false
+            state.unreachableSince = reachable ? nil : .now
             guard reachable, !state.closed else { return nil }
             let old = state.current.task
             state.current = Self.start(makeClient(), generation: state.current.generation + 1)

@@ -164,3 +164,35 @@ def test_back_to_the_list_offline_shows_the_edit_kept_in_the_browser(pages, serv
     expect(page.get_by_text("These are the entries as last shown")).to_be_visible()
     expect(page.get_by_role("link", name=re.compile("Title written offline"))).to_be_visible()
     expect(page.get_by_text("Old title")).to_have_count(0)
+
+
+def test_the_words_kept_in_the_browser_show_at_once_while_the_entry_is_slow_to_come(pages, server):
+    # A reload while the server is slow to answer (its database restarting, say): the edit kept in
+    # this browser shows at once and can be written on, and the entry's late answer replaces none
+    # of it. (Empty fields meanwhile once took the typing, and then saved it over the kept words.)
+    pages.allow_errors(r"ERR_INTERNET_DISCONNECTED|Failed to load resource")
+    entry = server.create("Old title", "Old body")
+    page = pages.open(f"/#/entry/{entry['id']}")
+    title = page.get_by_role("textbox", name="Title")
+    expect(title).to_have_value("Old title")
+    page.route("**/api/v1/entries**", lambda route: route.abort("internetdisconnected"))
+    title.fill("Kept title")
+    page.get_by_role("textbox", name="Write here").fill("Kept body")
+    page.unroute("**/api/v1/entries**")
+
+    held = []  # the entry's own answer waits until the test lets it through
+    page.route(f"**/api/v1/entries/{entry['id']}",
+               lambda route: held.append(route) if route.request.method == "GET" else route.fallback())
+    page.reload()
+    expect(title).to_have_value("Kept title", timeout=1500)
+    expect(page.get_by_role("textbox", name="Write here")).to_have_value("Kept body")
+    wait_for(lambda: held, message="the entry to be asked for")
+    title.press("End")
+    title.type(" and more")
+    for route in held:
+        route.continue_()
+    page.unroute(f"**/api/v1/entries/{entry['id']}")
+    expect(title).to_have_value("Kept title and more")
+    wait_for(lambda: (server.entry(entry["id"]) or {}).get("title") == "Kept title and more",
+             message="the words typed while the entry was on its way to be saved")
+    assert server.entry(entry["id"])["body"] == "Kept body"

@@ -136,19 +136,26 @@ export function showEditor(root, existingId) {
       else title.focus();
       return;
     }
-    // Nothing can be typed until the entry is here: words typed into the empty fields
-    // would be saved over the entry's own (an empty body replacing the real one).
-    if (!draft) title.readOnly = body.readOnly = true;
+    if (draft) {
+      // The writer's own unsent words show at once, and can be written on while the entry is
+      // asked for (a slow or absent server must not leave empty fields to type over them).
+      showDate(draft.created);
+      fill(draft);
+    } else {
+      // Nothing can be typed until the entry is here: words typed into the empty fields
+      // would be saved over the entry's own (an empty body replacing the real one).
+      title.readOnly = body.readOnly = true;
+    }
     try {
       const entry = await api.getEntry(id);
       autosave.known(id, entry.version);
       showDate(entry.createdAt);
       showWeather(entry);
-      fill(draft ?? entry);
+      if (!draft) fill(entry); // a draft is on show already, with whatever was typed since
       title.readOnly = body.readOnly = Boolean(entry.deletedAt);
       if (entry.deletedAt) showTrashed();
     } catch (error) {
-      if (draft) return showDate(draft.created), fill(draft); // the retry loop is already sending it
+      if (draft) return; // the retry loop is already sending it
       showProblem(error.status === 404 ? t.notFound : t.loadFailed, error.status !== 404);
     }
     if (draft) autosave.save(id);
