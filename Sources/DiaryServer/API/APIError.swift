@@ -45,7 +45,9 @@ struct APIError: HTTPResponseError {
         case let error as any StorageFailure:
             // The operator's description names files and options; a client hears only what to do.
             if error.kind == .full { return .diskFull }
-            return APIError(status: .serviceUnavailable, code: "storage_unavailable", message: error.kind.messageForClients)
+            // A busy database frees up in a moment; one being restarted takes a few seconds.
+            return APIError(status: .serviceUnavailable, code: "storage_unavailable", message: error.kind.messageForClients,
+                            headers: [.retryAfter: error.kind == .busy ? "1" : "5"])
         case is CancellationError:
             // A request still running when the server stops (a search, say) is cancelled.
             return APIError(status: .serviceUnavailable, code: "stopping", message: "The server is stopping; try again in a moment.",
