@@ -33,15 +33,23 @@ final class PostgresDatabase: Sendable {
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.maximumConnections = 16
         configuration.options.additionalStartupParameters = [("application_name", "diary")]
-        self.pool = PostgresPool(logger: logger) { [configuration] in
+        self.pool = PostgresPool(logger: logger, reachable: { [address, logger] in
+            guard let connection = try? await Self.connect(to: address, logger: logger) else { return false }
+            try? await connection.close()
+            return true
+        }, makeClient: { [configuration] in
             PostgresClient(configuration: configuration, backgroundLogger: logger)
-        }
+        })
         self.address = address
         self.logger = logger
     }
 
     /// A dedicated connection, outside the pool (migrations run on one before the pool runs).
     func connect() async throws -> PostgresConnection {
+        try await Self.connect(to: address, logger: logger)
+    }
+
+    private static func connect(to address: PostgresAddress, logger: Logger) async throws -> PostgresConnection {
         var configuration: PostgresConnection.Configuration
         if let folder = address.socketFolder {
             configuration = .init(unixSocketPath: folder + "/.s.PGSQL.\(address.port)", username: address.user,
@@ -50,8 +58,8 @@ final class PostgresDatabase: Sendable {
             let tls: PostgresConnection.Configuration.TLS
             switch address.tls {
             case .disable: tls = .disable
-            case .prefer: tls = .prefer(try NIOSSLContext(configuration: Self.tlsConfiguration(for: address)))
-            case .require, .verifyCA, .verifyFull: tls = .require(try NIOSSLContext(configuration: Self.tlsConfiguration(for: address)))
+            case .prefer: tls = .prefer(try NIOSSLContext(configuration: tlsConfiguration(for: address)))
+            case .require, .verifyCA, .verifyFull: tls = .require(try NIOSSLContext(configuration: tlsConfiguration(for: address)))
             }
             configuration = .init(host: address.host, port: address.port, username: address.user, password: address.password,
                                   database: address.database, tls: tls)
@@ -140,26 +148,27 @@ final class PostgresDatabase: Sendable {
     private func leasing<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let started = ContinuousClock.now
         if pool.isAway {
-            pool.missed { [self] in await reachable() }
+            pool.missed()
             throw PostgresFailure.unreachable(address, "the last attempt to connect failed")
         }
-        while true {
-            do {
-                return try await leasing(from: pool.current, since: started, work)
-            } catch is PoolRenewed {
-                continue  // the wait goes on, on the new pool
-            } catch let error where Self.foundNoConnection(error) {
-                pool.missed { [self] in await reachable() }
-                throw error
+        do {
+            if pool.isBusyAndWell {
+                // The common case under load: connections come and go, so a request waits its
+                // turn without a watch of its own (which costs two tasks a request); the pool's
+                // watch sees if they stop coming.
+                return try await pool.lease(from: pool.current.client, work)
             }
+            while true {
+                do {
+                    return try await leasing(from: pool.current, since: started, work)
+                } catch is PoolRenewed {
+                    continue  // the wait goes on, on the new pool
+                }
+            }
+        } catch let error where Self.foundNoConnection(error) {
+            pool.missed()
+            throw error
         }
-    }
-
-    /// Whether a connection can be made just now, outside the pool.
-    private func reachable() async -> Bool {
-        guard let connection = try? await connect() else { return false }
-        try? await connection.close()
-        return true
     }
 
     /// Whether `error` says no connection was had (rather than one a statement failed on).
@@ -181,9 +190,8 @@ final class PostgresDatabase: Sendable {
         let leased = LeaseFlag()
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { [self] in
-                try await pool.client.withConnection { connection in
+                try await self.pool.lease(from: pool.client) { connection in
                     leased.value.store(true, ordering: .relaxed)
-                    self.pool.leased()
                     return try await work(connection)
                 }
             }
@@ -198,7 +206,7 @@ final class PostgresDatabase: Sendable {
                     if self.pool.current.generation != pool.generation { throw PoolRenewed() }
                     if waited >= Self.suspectAfter {
                         if self.pool.isAway { throw PostgresFailure.unreachable(address, "the last attempt to connect failed") }
-                        self.pool.missed { [self] in await reachable() }
+                        self.pool.missed()
                     }
                 }
             }
@@ -215,8 +223,3 @@ final class PostgresDatabase: Sendable {
 
 /// A request that waited on a pool that has since been replaced.
 private struct PoolRenewed: Error {}
-
-/// Whether a request has its connection yet.
-private final class LeaseFlag: Sendable {
-    let value = Atomic<Bool>(false)
-}
