@@ -66,7 +66,7 @@ struct SearchWordsTests {
         let ranges: [ClosedRange<UInt32>] = [0x20...0x7E, 0xA0...0x24F, 0x300...0x36F, 0x370...0x3FF, 0x400...0x4FF,
                                              0x1E00...0x1EFF, 0x2000...0x206F, 0x3000...0x30FF, 0xAC00...0xD7A3, 0x4E00...0x4FFF,
                                              0xFF00...0xFFEF, 0x1F300...0x1F64F]
-        var generator = SeededGenerator(seed: 20_261_124)
+        var generator = SplitMix64(seed: 20_261_124)
         var texts: [String] = []
         for _ in 0..<2_000 {
             var scalars = String.UnicodeScalarView()
@@ -86,20 +86,5 @@ struct SearchWordsTests {
             "ours \(pair.ours.map { $0.unicodeScalars.map { String($0.value, radix: 16) } }), FTS5's \(pair.fts5.map { $0.unicodeScalars.map { String($0.value, radix: 16) } })"
         }
         #expect(differing.isEmpty, "\(differing.count) texts cut differently: \(shown.joined(separator: "; "))")
-    }
-}
-
-/// A small deterministic random number generator (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
