@@ -71,5 +71,10 @@ extension PostgresStorage {
                 }
             }
         }
+        // Statistics for the planner now, not when autovacuum comes round: without them, a search
+        // on a copied diary of 100,000 entries took ten times as long.
+        try await database.read { [logger = database.logger] connection in
+            try await connection.query("ANALYZE diary_user, access_token, entry", logger: logger)
+        }
     }
 }
