@@ -33,10 +33,17 @@ final class PostgresDatabase: Sendable {
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.maximumConnections = 16
         configuration.options.additionalStartupParameters = [("application_name", "diary")]
-        self.pool = PostgresPool(logger: logger, reachable: { [address, logger] in
-            guard let connection = try? await Self.connect(to: address, logger: logger) else { return false }
-            try? await connection.close()
-            return true
+        self.pool = PostgresPool(logger: logger, probe: { [address, logger] in
+            do {
+                try await Self.connecting(to: address, logger: logger).close()
+                return .reached
+            } catch let error as PSQLError where error.serverInfo != nil {
+                // It answered: starting up or shutting down is still away; too many
+                // connections, or a password refused, is not an outage.
+                return ["57P01", "57P02", "57P03"].contains(PostgresFailure.state(of: error) ?? "") ? .away : .refused
+            } catch {
+                return .away
+            }
         }, makeClient: { [configuration] in
             PostgresClient(configuration: configuration, backgroundLogger: logger)
         })
@@ -50,6 +57,15 @@ final class PostgresDatabase: Sendable {
     }
 
     private static func connect(to address: PostgresAddress, logger: Logger) async throws -> PostgresConnection {
+        do {
+            return try await connecting(to: address, logger: logger)
+        } catch {
+            throw PostgresFailure.translating(error, at: address)
+        }
+    }
+
+    /// A connection, or postgres-nio's own error.
+    private static func connecting(to address: PostgresAddress, logger: Logger) async throws -> PostgresConnection {
         var configuration: PostgresConnection.Configuration
         if let folder = address.socketFolder {
             configuration = .init(unixSocketPath: folder + "/.s.PGSQL.\(address.port)", username: address.user,
@@ -65,11 +81,7 @@ final class PostgresDatabase: Sendable {
                                   database: address.database, tls: tls)
         }
         configuration.options.connectTimeout = .seconds(5)
-        do {
-            return try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
-        } catch {
-            throw PostgresFailure.translating(error, at: address)
-        }
+        return try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
     }
 
     static func tls(for address: PostgresAddress) throws -> PostgresClient.Configuration.TLS {
@@ -144,69 +156,75 @@ final class PostgresDatabase: Sendable {
 
     /// A pooled connection for `work`, or `PostgresFailure.unreachable` when none comes within
     /// `connectionWait` (the server is down, or every connection is busy that long). A request
-    /// that finds no connection tells the pool, which makes itself anew if it is stuck.
+    /// that finds no connection tells the pool, which makes itself anew if it is stuck; one that
+    /// waited on a pool made anew meanwhile, its work not begun, waits on the new one.
     private func leasing<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let started = ContinuousClock.now
         if pool.isAway {
             pool.missed()
             throw PostgresFailure.unreachable(address, "the last attempt to connect failed")
         }
-        do {
-            if pool.isBusyAndWell {
-                // The common case under load: connections come and go, so a request waits its
-                // turn without a watch of its own (which costs two tasks a request); the pool's
-                // watch sees if they stop coming.
-                return try await pool.lease(from: pool.current.client, work)
-            }
-            while true {
-                do {
-                    return try await leasing(from: pool.current, since: started, work)
-                } catch is PoolRenewed {
-                    continue  // the wait goes on, on the new pool
+        while true {
+            let current = pool.current
+            let ticket = Ticket()
+            do {
+                if pool.isBusyAndWell {
+                    // The common case under load: connections come and go, so a request waits
+                    // its turn without a watch of its own (which costs two tasks a request); the
+                    // pool's watch sees if they stop coming.
+                    return try await pool.lease(from: current, ticket, work)
                 }
+                return try await watchedLease(from: current, ticket, since: started, work)
+            } catch let error where !ticket.served && !Task.isCancelled && pool.current.generation != current.generation
+                        && ContinuousClock.now - started < Self.connectionWait && !(error is PostgresFailure) {
+                continue
+            } catch let error where Self.foundNoConnection(error) {
+                pool.missed()
+                throw error is PoolRenewed ? PostgresFailure.unreachable(address, "no connection within \(Self.connectionWait)") : error
             }
-        } catch let error where Self.foundNoConnection(error) {
-            pool.missed()
-            throw error
         }
     }
 
     /// Whether `error` says no connection was had (rather than one a statement failed on).
     private static func foundNoConnection(_ error: any Error) -> Bool {
-        if error is CancellationError { return false }
+        if error is CancellationError || Task.isCancelled { return false }
+        if error is PoolRenewed { return true }
         if let error = error as? PostgresFailure { return error.kind == .unavailable }
         if let error = error as? PSQLError { return error.serverInfo == nil }
         return String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError")
     }
 
     /// `work` on a connection of `pool`; while it waits for one, a watch (woken four times a
-    /// second, and only while waiting) has the pool checked after a second, moves the request to
-    /// a renewed pool (`PoolRenewed`), and gives up when PostgreSQL is found away or at
-    /// `connectionWait` after `started`.
-    private func leasing<T: Sendable>(
-        from pool: PostgresPool.Current, since started: ContinuousClock.Instant,
+    /// second, and only while waiting) has the pool checked after a second, and gives the wait
+    /// up when the pool is made anew (`PoolRenewed`), when PostgreSQL is found away, or at
+    /// `connectionWait` after `started`. A wait given up never runs its work.
+    private func watchedLease<T: Sendable>(
+        from current: PostgresPool.Current, _ ticket: Ticket, since started: ContinuousClock.Instant,
         _ work: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let leased = LeaseFlag()
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { [self] in
-                try await self.pool.lease(from: pool.client) { connection in
-                    leased.value.store(true, ordering: .relaxed)
-                    return try await work(connection)
-                }
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { [pool] in
+                try await pool.lease(from: current, ticket, work)
             }
             group.addTask { [self] in
                 while true {
                     try await Task.sleep(for: .milliseconds(250))
-                    if leased.value.load(ordering: .relaxed) { return nil }
+                    if ticket.served { return nil }
                     let waited = ContinuousClock.now - started
+                    let reason: (any Error)?
                     if waited >= Self.connectionWait {
-                        throw PostgresFailure.unreachable(address, "no connection within \(Self.connectionWait)")
+                        reason = PostgresFailure.unreachable(address, "no connection within \(Self.connectionWait)")
+                    } else if pool.current.generation != current.generation {
+                        reason = PoolRenewed()
+                    } else if waited >= Self.suspectAfter && pool.isAway {
+                        reason = PostgresFailure.unreachable(address, "the last attempt to connect failed")
+                    } else {
+                        reason = nil
+                        if waited >= Self.suspectAfter { pool.missed() }
                     }
-                    if self.pool.current.generation != pool.generation { throw PoolRenewed() }
-                    if waited >= Self.suspectAfter {
-                        if self.pool.isAway { throw PostgresFailure.unreachable(address, "the last attempt to connect failed") }
-                        self.pool.missed()
+                    if let reason {
+                        guard pool.giveUp(ticket) else { return nil }  // served just now: its work goes on
+                        throw reason
                     }
                 }
             }
@@ -220,6 +238,3 @@ final class PostgresDatabase: Sendable {
         }
     }
 }
-
-/// A request that waited on a pool that has since been replaced.
-private struct PoolRenewed: Error {}

@@ -27,6 +27,8 @@ public struct PostgresFailure: StorageFailure, Equatable {
         if error is PostgresFailure || error is CancellationError { return error }
         // The pool's own error (its module is not public): no connection could be made for a while.
         if String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError") {
+            // A request cancelled while it waited (its client left) is not an outage.
+            if Task.isCancelled { return CancellationError() }
             return unreachable(address, "no connection could be made for a while")
         }
         guard let error = error as? PSQLError else { return error }

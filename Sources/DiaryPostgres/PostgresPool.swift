@@ -8,11 +8,12 @@ import Synchronization
 /// postgres-nio's pool waits longer and longer between attempts to connect (up to a minute), and
 /// its requests wait as long: after an outage of a minute it kept a server answering 503 for tens
 /// of seconds after PostgreSQL was back. So a watch (one task a pool, four looks a second) sees
-/// when requests wait and none has had a connection for a second; then one direct connection is
-/// tried, and the pool is made anew either way (`renew`): PostgreSQL back, the fresh pool connects
-/// at once; still away, closing the old pool answers the requests waiting on it, and while the
-/// direct tries fail, new requests are refused at once (`isAway`) so clients hear 503 without
-/// waiting.
+/// when requests wait and none has been handed a connection for a second; then one direct
+/// connection is tried, and the pool is made anew if it is stuck or PostgreSQL is away (`renew`;
+/// not when it is merely busy): PostgreSQL back, the fresh pool connects at once; still away,
+/// closing the old pool answers the requests waiting on it or holding its dead connections,
+/// and while the direct tries fail, new requests are refused at once (`isAway`) so clients hear
+/// 503 without waiting. A request that waited on a pool made anew waits on the new one.
 final class PostgresPool: Sendable {
     /// The pool in use, and how many times the pool has been made anew before it.
     struct Current: Sendable {
@@ -23,7 +24,6 @@ final class PostgresPool: Sendable {
 
     private struct State {
         var current: Current
-        var retired: [Task<Void, Never>] = []
         var probing = false
         var lastProbe: ContinuousClock.Instant?
         /// When the last direct try failed, if it did and no request has had a connection since.
@@ -38,23 +38,32 @@ final class PostgresPool: Sendable {
     static let probeInterval: Duration = .seconds(1)
     /// How long a failed direct try counts (tries are made once a second while requests come).
     static let awayFor: Duration = .seconds(3)
-    /// How long a replaced pool keeps its connections for the requests that hold them.
-    static let retirement: Duration = .seconds(30)
 
     private let state: Mutex<State>
     private let epoch = ContinuousClock.now
     /// When a request last got a connection, in nanoseconds after `epoch`.
     private let lastLease = Atomic<Int64>(0)
-    /// How many requests wait for a connection now.
+    /// How many requests wait for a connection now, and how many hold one.
     private let waiting = Atomic<Int>(0)
+    private let inUse = Atomic<Int>(0)
     private let makeClient: @Sendable () -> PostgresClient
     /// Whether a connection can be made just now, outside the pool.
-    private let reachable: @Sendable () async -> Bool
+    private let probe: @Sendable () async -> Probe
     private let logger: Logger
 
-    init(logger: Logger, reachable: @escaping @Sendable () async -> Bool, makeClient: @escaping @Sendable () -> PostgresClient) {
+    /// What a direct try to connect found.
+    enum Probe: Sendable {
+        /// A connection was made.
+        case reached
+        /// No server answered (refused, reset, timed out): PostgreSQL is away.
+        case away
+        /// PostgreSQL answered and refused (too many connections, a password): not an outage.
+        case refused
+    }
+
+    init(logger: Logger, probe: @escaping @Sendable () async -> Probe, makeClient: @escaping @Sendable () -> PostgresClient) {
         self.makeClient = makeClient
-        self.reachable = reachable
+        self.probe = probe
         self.logger = logger
         self.state = Mutex(State(current: Self.start(makeClient(), generation: 0)))
         Task.detached { [weak self] in
@@ -74,32 +83,47 @@ final class PostgresPool: Sendable {
 
     private var isClosed: Bool { state.withLock { $0.closed } }
 
-    private var quiet: Duration { ContinuousClock.now - (epoch + .nanoseconds(lastLease.load(ordering: .relaxed))) }
+    private var lastLeased: ContinuousClock.Instant { epoch + .nanoseconds(lastLease.load(ordering: .relaxed)) }
 
-    /// A request waits for a connection: `work` with it when it comes. The request is counted
-    /// while it waits, for the watch.
-    func lease<T: Sendable>(from client: PostgresClient, _ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        let served = LeaseFlag()
+    private var quiet: Duration { ContinuousClock.now - lastLeased }
+
+    /// A request waits for a connection of `pool`: `work` with it when it comes, unless the
+    /// request gave up meanwhile (`ticket`), so that work given up on is never done after all.
+    /// The request is counted while it waits and while it holds the connection, for the watch.
+    func lease<T: Sendable>(from pool: Current, _ ticket: Ticket,
+                            _ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         waiting.add(1, ordering: .relaxed)
         do {
-            return try await client.withConnection { [self] connection in
-                if !served.value.exchange(true, ordering: .relaxed) { waiting.subtract(1, ordering: .relaxed) }
+            return try await pool.client.withConnection { [self] connection in
+                guard ticket.take() else { throw PoolRenewed() }
+                waiting.subtract(1, ordering: .relaxed)
+                inUse.add(1, ordering: .relaxed)
+                defer { inUse.subtract(1, ordering: .relaxed) }
                 lastLease.store(Int64((ContinuousClock.now - epoch) / .nanoseconds(1)), ordering: .relaxed)
                 return try await work(connection)
             }
         } catch {
-            if !served.value.exchange(true, ordering: .relaxed) { waiting.subtract(1, ordering: .relaxed) }
+            if ticket.abandon() { waiting.subtract(1, ordering: .relaxed) }
             throw error
         }
     }
 
-    /// The watch's look: requests waiting, and none served for a while.
-    private func look() {
-        if waiting.load(ordering: .relaxed) > 0 && quiet >= Self.quietBeforeProbe { missed() }
+    /// A request waiting on `lease` gives up (its watch's reason); false when it has its
+    /// connection already, and its work goes on.
+    func giveUp(_ ticket: Ticket) -> Bool {
+        guard ticket.abandon() else { return false }
+        waiting.subtract(1, ordering: .relaxed)
+        return true
     }
 
-    /// A request found no connection. If none has for a while, a direct connection is tried, in
-    /// the background, at most once a second, and the pool made anew after it.
+    /// The watch's look: requests waiting, and none served for a while.
+    private func look() {
+        if waiting.load(ordering: .relaxed) > 0 { missed() }
+    }
+
+    /// A request found no connection. If none has been handed out for a while, a direct
+    /// connection is tried, in the background, at most once a second, and the pool made anew
+    /// after it if need be (`renew`).
     func missed() {
         let now = ContinuousClock.now
         guard quiet >= Self.quietBeforeProbe else { return }
@@ -112,7 +136,7 @@ final class PostgresPool: Sendable {
         }
         guard go else { return }
         Task.detached { [self] in
-            renew(reachable: await reachable())
+            renew(after: await probe(), triedAt: now)
         }
     }
 
@@ -128,32 +152,38 @@ final class PostgresPool: Sendable {
         return lease < since && ContinuousClock.now - since < Self.awayFor
     }
 
-    /// After a direct try, the pool is made anew. PostgreSQL reached, the old pool keeps its
-    /// connections a while for the requests holding them; not reached, the old pool is closed at
-    /// once, which fails the requests waiting on it (they would wait for its next attempt, up to
-    /// a minute) so that they are answered now.
-    private func renew(reachable: Bool) {
+    /// After a direct try begun at `triedAt`. Nothing changes if a request has had a connection
+    /// since (the pool works), if PostgreSQL answered but refused (too many connections: it is
+    /// there), or if it was reached while connections of the pool are in use (a pool busy with
+    /// long work, not a stuck one). Reached with none in use, the stuck pool is closed and made
+    /// anew; its waiting requests wait on the new one (`PostgresDatabase.leasing`). Away, the pool
+    /// is closed and made anew too: its requests fail at once, in use or waiting (their
+    /// connections are gone with the server), and new ones are refused at once for a while.
+    private func renew(after found: Probe, triedAt: ContinuousClock.Instant) {
+        let busy = inUse.load(ordering: .relaxed) > 0
         let (old, wasAway): (Task<Void, Never>?, Bool) = state.withLock { state in
             state.probing = false
             let wasAway = state.unreachableSince != nil
-            state.unreachableSince = reachable ? nil : .now
-            guard !state.closed else { return (nil, wasAway) }
+            guard !state.closed, lastLeased < triedAt else { return (nil, wasAway) }
+            switch found {
+            case .refused: return (nil, wasAway)
+            case .reached where busy: return (nil, wasAway)
+            case .reached: state.unreachableSince = nil
+            case .away: state.unreachableSince = .now
+            }
             let old = state.current.task
             state.current = Self.start(makeClient(), generation: state.current.generation + 1)
-            if reachable { state.retired.append(old) }
             return (old, wasAway)
         }
         guard let old else { return }
-        guard reachable else {
-            old.cancel()
-            if !wasAway { logger.error("PostgreSQL cannot be reached: requests are answered 503 until it answers again") }
-            return
-        }
-        logger.notice("PostgreSQL answers: made a new pool of connections (the old one was not recovering by itself)")
-        Task.detached { [self] in
-            try? await Task.sleep(for: Self.retirement)
-            old.cancel()
-            state.withLock { $0.retired.removeAll { $0 == old } }
+        old.cancel()
+        switch found {
+        case .away where !wasAway:
+            logger.error("PostgreSQL cannot be reached: requests are answered 503 until it answers again")
+        case .reached:
+            logger.notice("PostgreSQL answers: made a new pool of connections (the old one was not recovering by itself)")
+        default:
+            break
         }
     }
 
@@ -162,22 +192,33 @@ final class PostgresPool: Sendable {
         while true {
             let (task, closed) = state.withLock { ($0.current.task, $0.closed) }
             if closed { return }
-            await task.value  // ends when its pool is closed, or retired after a renewal
+            await task.value  // ends when its pool is closed, or replaced by a renewal
             if state.withLock({ $0.current.task == task && !$0.closed }) { return }  // ended by itself
         }
     }
 
     /// Closes every pool's connections; no new pool is made after.
     func close() {
-        let tasks = state.withLock { state -> [Task<Void, Never>] in
+        let task = state.withLock { state in
             state.closed = true
-            return state.retired + [state.current.task]
+            return state.current.task
         }
-        for task in tasks { task.cancel() }
+        task.cancel()
     }
 }
 
-/// Whether a request has had its connection yet.
-final class LeaseFlag: Sendable {
-    let value = Atomic<Bool>(false)
+/// One request's wait for a connection: waiting, then either served (its work runs) or given up
+/// (its work never runs), whichever comes first.
+final class Ticket: Sendable {
+    private let state = Atomic<Int>(0)  // 0 waiting, 1 served, 2 given up
+
+    /// Waiting → served; false if it was given up.
+    func take() -> Bool { state.compareExchange(expected: 0, desired: 1, ordering: .relaxed).exchanged }
+    /// Waiting → given up; false if it was served (or given up already).
+    func abandon() -> Bool { state.compareExchange(expected: 0, desired: 2, ordering: .relaxed).exchanged }
+    /// Whether the work ran (or runs).
+    var served: Bool { state.load(ordering: .relaxed) == 1 }
 }
+
+/// A request that waited on a pool that has since been replaced, or gave up its wait.
+struct PoolRenewed: Error {}

@@ -3,7 +3,7 @@ message (as the OpenAPI document says), at once, and the server stays up.
 
 On PostgreSQL the database is taken away under a running server (dropped, its connections
 ended), which is what a client sees while PostgreSQL is down or restarting; the tests with
-several instances (Tests/many) stop and start PostgreSQL itself and watch the recovery.
+several instances (Tests/instances) stop and start PostgreSQL itself and watch the recovery.
 Runs with DIARY_TEST_BACKEND=postgres (scripts/test runs the API suite on both backends).
 """
 

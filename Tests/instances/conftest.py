@@ -123,8 +123,8 @@ backend instances
 """)
         check = subprocess.run(["haproxy", "-c", "-f", str(config)], capture_output=True, text=True)
         assert check.returncode == 0, check.stdout + check.stderr
-        self.process = subprocess.Popen(["haproxy", "-db", "-f", str(config)], stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.PIPE)
+        with open(folder / "haproxy.log", "ab") as log:
+            self.process = subprocess.Popen(["haproxy", "-db", "-f", str(config)], stdout=log, stderr=log)
         wait_for(lambda: self._answers(), timeout=20, message="HAProxy to answer")
 
     def _answers(self) -> bool:
@@ -154,6 +154,14 @@ class Diary:
             server.workdir.mkdir(parents=True, exist_ok=True)
             server.log_path = server.workdir / "server.log"
             self.servers.append(server)
+        self.proxy = None
+        try:
+            self._start()
+        except BaseException:
+            self.stop()  # whatever did start
+            raise
+
+    def _start(self) -> None:
         for server in self.servers:
             server.start()
         # Behind a trusted proxy, the server knows its own computer by the proxy's word.
@@ -162,7 +170,7 @@ class Diary:
         assert status in (200, 201), (status, session)
         cookie = "; ".join(c.split(";")[0] for c in headers.get_all("Set-Cookie") or [])
         self.auth = {"Cookie": cookie, "X-CSRF-Token": session["csrfToken"]}
-        self.proxy = HAProxy(self.servers, folder)
+        self.proxy = HAProxy(self.servers, self.servers[0].workdir.parent)
 
     def api(self, server_or_url, method: str, path: str, body=None, headers=None, timeout: float = 30):
         base = server_or_url if isinstance(server_or_url, str) else server_or_url.base_url
@@ -172,7 +180,8 @@ class Diary:
         return "\n".join(f"--- instance {n}:\n{s.log(tail=1500)}" for n, s in enumerate(self.servers))
 
     def stop(self) -> None:
-        self.proxy.stop()
+        if self.proxy:
+            self.proxy.stop()
         for server in self.servers:
             server.stop()
 

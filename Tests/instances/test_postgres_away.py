@@ -26,7 +26,7 @@ def every_instance_refuses_with_a_message(diary):
         assert status == 503, (server.base_url, status, payload)
         assert payload["error"] == "storage_unavailable" and payload["message"], payload
         assert headers.get("Retry-After", "").isdigit(), dict(headers)
-        assert time.monotonic() - started < 6, "a request waits at most a few seconds to be told"
+        assert time.monotonic() - started < 8, "a request waits at most a few seconds to be told"
         assert server.running(), f"{server.base_url} stopped while PostgreSQL was away:\n{server.log()}"
 
 
@@ -48,7 +48,7 @@ def test_the_web_app_keeps_the_drafts_while_postgresql_is_away_and_saves_them_af
         # A reload meanwhile: the kept words show at once, not after the server's answer.
         page.reload()
         expect(page.get_by_role("textbox", name="Write here")).to_have_value(
-            "Saved. Typed while the database was away.", timeout=3000)
+            "Saved. Typed while the database was away.")
         page.get_by_role("textbox", name="Write here").press("End")
         page.get_by_role("textbox", name="Write here").type(" And after the reload.")
     finally:
@@ -61,10 +61,11 @@ def test_the_web_app_keeps_the_drafts_while_postgresql_is_away_and_saves_them_af
           30, "the draft to be saved once PostgreSQL is back")
 
 
-@pytest.mark.parametrize("outage", [25], ids=["25s"])
+@pytest.mark.parametrize("outage", [30], ids=["30s"])
 def test_instances_recover_by_themselves_after_a_long_outage(diary, cluster, outage):
-    # postgres-nio's pool waits ever longer between attempts to connect; an instance must not
-    # keep answering 503 long after PostgreSQL is back. A client asks all along, as clients do.
+    # postgres-nio's pool waits ever longer between attempts to connect (100 ms × 1.25 a time):
+    # 30 s into an outage its next attempt is up to ~10 s away, and instances kept answering 503
+    # that long after PostgreSQL was back. Each must answer within 5 s. A client asks all along.
     cluster.stop()
     try:
         deadline = time.monotonic() + outage
@@ -77,8 +78,8 @@ def test_instances_recover_by_themselves_after_a_long_outage(diary, cluster, out
         cluster.start()
     back = time.monotonic()
     for server in diary.servers:
-        until(lambda: answers(diary, server) == 200, 10, f"{server.base_url} to recover within seconds")
+        until(lambda: answers(diary, server) == 200, 5, f"{server.base_url} to recover within seconds")
     recovered = time.monotonic() - back
-    assert recovered < 10, recovered
+    assert recovered < 5, recovered
     status, _, made = diary.api(diary.proxy.url, "POST", "entries", {"title": "After the outage", "body": ""})
     assert status == 201, made

@@ -63,6 +63,7 @@ def test_no_acknowledged_save_is_lost_when_an_instance_is_killed_during_a_storm(
                                               {"title": "Storm", "body": f"save {n}"}, {"If-Match": "*"}, timeout=10)
             except OSError as error:  # the connection of the killed instance, cut mid-request
                 failures.append(str(error))
+                time.sleep(0.05)
                 continue
             if status == 200:
                 acknowledged[entry_id] = n
@@ -70,18 +71,20 @@ def test_no_acknowledged_save_is_lost_when_an_instance_is_killed_during_a_storm(
                 failures.append(status)
             time.sleep(random.uniform(0, 0.02))
 
-    threads = [threading.Thread(target=write, args=(entry_id,)) for entry_id in ids]
+    threads = [threading.Thread(target=write, args=(entry_id,), daemon=True) for entry_id in ids]
     for t in threads:
         t.start()
-    until(lambda: min(acknowledged.values()) >= 5, 30, "every writer to have saved a few times")
     victim = diary.servers[1]
-    victim.kill()  # kill -9, mid-storm
-    acked_at_kill = dict(acknowledged)
-    until(lambda: all(acknowledged[i] >= acked_at_kill[i] + 10 for i in ids), 30,
-          "the writers to go on saving through the instances left")
-    stop.set()
-    for t in threads:
-        t.join(timeout=30)
+    try:
+        until(lambda: min(acknowledged.values()) >= 5, 30, "every writer to have saved a few times")
+        victim.kill()  # kill -9, mid-storm
+        acked_at_kill = dict(acknowledged)
+        until(lambda: all(acknowledged[i] >= acked_at_kill[i] + 10 for i in ids), 30,
+              "the writers to go on saving through the instances left")
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(timeout=30)
 
     survivor = diary.servers[0]
     for entry_id in ids:
