@@ -37,10 +37,8 @@ final class PostgresDatabase: Sendable {
             do {
                 try await Self.connecting(to: address, logger: logger).close()
                 return .reached
-            } catch let error as PSQLError where error.serverInfo != nil {
-                // It answered: starting up or shutting down is still away; too many
-                // connections, or a password refused, is not an outage.
-                return ["57P01", "57P02", "57P03"].contains(PostgresFailure.state(of: error) ?? "") ? .away : .refused
+            } catch let error as PSQLError where PostgresFailure.state(of: error) == "53300" {
+                return .refused  // it answered, full: too many connections
             } catch {
                 return .away
             }

@@ -55,9 +55,10 @@ final class PostgresPool: Sendable {
     enum Probe: Sendable {
         /// A connection was made.
         case reached
-        /// No server answered (refused, reset, timed out): PostgreSQL is away.
+        /// No server answered (refused, reset, timed out), or it cannot serve this diary (shutting
+        /// down, the database gone, the password refused): PostgreSQL is away for this instance.
         case away
-        /// PostgreSQL answered and refused (too many connections, a password): not an outage.
+        /// PostgreSQL answered that it has too many connections: busy, not away.
         case refused
     }
 
@@ -153,9 +154,8 @@ final class PostgresPool: Sendable {
     }
 
     /// After a direct try begun at `triedAt`. Nothing changes if a request has had a connection
-    /// since (the pool works), if PostgreSQL answered but refused (too many connections: it is
-    /// there), or if it was reached while connections of the pool are in use (a pool busy with
-    /// long work, not a stuck one). Reached with none in use, the stuck pool is closed and made
+    /// since (the pool works), or if PostgreSQL was reached, or answered that it is full, while
+    /// connections of the pool are in use (a pool busy with long work, not a stuck one). Reached with none in use, the stuck pool is closed and made
     /// anew; its waiting requests wait on the new one (`PostgresDatabase.leasing`). Away, the pool
     /// is closed and made anew too: its requests fail at once, in use or waiting (their
     /// connections are gone with the server), and new ones are refused at once for a while.
@@ -166,10 +166,9 @@ final class PostgresPool: Sendable {
             let wasAway = state.unreachableSince != nil
             guard !state.closed, lastLeased < triedAt else { return (nil, wasAway) }
             switch found {
-            case .refused: return (nil, wasAway)
-            case .reached where busy: return (nil, wasAway)
+            case .reached where busy, .refused where busy: return (nil, wasAway)
             case .reached: state.unreachableSince = nil
-            case .away: state.unreachableSince = .now
+            case .refused, .away: state.unreachableSince = .now
             }
             let old = state.current.task
             state.current = Self.start(makeClient(), generation: state.current.generation + 1)
@@ -178,7 +177,7 @@ final class PostgresPool: Sendable {
         guard let old else { return }
         old.cancel()
         switch found {
-        case .away where !wasAway:
+        case .away where !wasAway, .refused where !wasAway:
             logger.error("PostgreSQL cannot be reached: requests are answered 503 until it answers again")
         case .reached:
             logger.notice("PostgreSQL answers: made a new pool of connections (the old one was not recovering by itself)")
