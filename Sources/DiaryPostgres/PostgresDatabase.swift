@@ -13,8 +13,8 @@ final class PostgresDatabase: Sendable {
     let address: PostgresAddress
     let logger: Logger
 
-    /// How long a request waits for a connection before it is told that PostgreSQL cannot be
-    /// reached (the pool itself would wait 15 s).
+    /// How long a request that waits with a watch of its own (an idle server, an outage: see
+    /// `leasing`) waits for a connection before it is told that PostgreSQL cannot be reached.
     static let connectionWait: Duration = .seconds(5)
     /// How long a request waits for a connection before the pool is checked.
     static let suspectAfter: Duration = .seconds(1)
@@ -152,10 +152,11 @@ final class PostgresDatabase: Sendable {
         }
     }
 
-    /// A pooled connection for `work`, or `PostgresFailure.unreachable` when none comes within
-    /// `connectionWait` (the server is down, or every connection is busy that long). A request
-    /// that finds no connection tells the pool, which makes itself anew if it is stuck; one that
-    /// waited on a pool made anew meanwhile, its work not begun, waits on the new one.
+    /// A pooled connection for `work`, or `PostgresFailure.unreachable` when PostgreSQL is found
+    /// away or, waiting with a watch, no connection comes within `connectionWait`. Under load a
+    /// request waits its turn like any other (busy is not away). A request that finds no
+    /// connection tells the pool, which makes itself anew if it is stuck; one that waited on a
+    /// pool made anew meanwhile, its work not begun, waits on the new one.
     private func leasing<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let started = ContinuousClock.now
         if pool.isAway {

@@ -47,7 +47,7 @@ final class PostgresPool: Sendable {
     private let waiting = Atomic<Int>(0)
     private let inUse = Atomic<Int>(0)
     private let makeClient: @Sendable () -> PostgresClient
-    /// Whether a connection can be made just now, outside the pool.
+    /// A direct try to connect, outside the pool.
     private let probe: @Sendable () async -> Probe
     private let logger: Logger
 
@@ -149,16 +149,16 @@ final class PostgresPool: Sendable {
     /// has had a connection since. Requests are then refused at once instead of each waiting.
     var isAway: Bool {
         guard let since = state.withLock({ $0.unreachableSince }) else { return false }
-        let lease = epoch + .nanoseconds(lastLease.load(ordering: .relaxed))
-        return lease < since && ContinuousClock.now - since < Self.awayFor
+        return lastLeased < since && ContinuousClock.now - since < Self.awayFor
     }
 
     /// After a direct try begun at `triedAt`. Nothing changes if a request has had a connection
     /// since (the pool works), or if PostgreSQL was reached, or answered that it is full, while
-    /// connections of the pool are in use (a pool busy with long work, not a stuck one). Reached with none in use, the stuck pool is closed and made
-    /// anew; its waiting requests wait on the new one (`PostgresDatabase.leasing`). Away, the pool
-    /// is closed and made anew too: its requests fail at once, in use or waiting (their
-    /// connections are gone with the server), and new ones are refused at once for a while.
+    /// connections of the pool are in use (a pool busy with long work, not a stuck one). Reached
+    /// with none in use, the stuck pool is closed and made anew; its waiting requests wait on the
+    /// new one (`PostgresDatabase.leasing`). Away (or full with none in use), the pool is closed
+    /// and made anew too: its requests fail at once, in use or waiting (their connections are
+    /// gone with the server), and new ones are refused at once for a while.
     private func renew(after found: Probe, triedAt: ContinuousClock.Instant) {
         let busy = inUse.load(ordering: .relaxed) > 0
         let (old, wasAway): (Task<Void, Never>?, Bool) = state.withLock { state in

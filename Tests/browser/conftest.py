@@ -5,7 +5,6 @@ The server runs with `--weather off`, so no test reaches the internet; a test th
 uses the `open_meteo` fixture gets a server whose weather comes from that local fake."""
 
 import json
-import os
 import re
 import sys
 import tempfile
@@ -14,7 +13,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 # The harness and the fake Open-Meteo are shared by the test folders (Tests/harness, Tests/).
 TESTS = Path(__file__).resolve().parents[1]
@@ -24,7 +22,6 @@ from diary_harness import wait_for  # noqa: E402,F401  (the tests import it from
 from fake_open_meteo import FakeOpenMeteo  # noqa: E402
 
 DIARY_BIN = str(diary_harness.BINARY)
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2)
 DESKTOP = dict(viewport={"width": 1280, "height": 800})
@@ -151,10 +148,8 @@ def server(request):
 
 @pytest.fixture(scope="session")
 def browser():
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM)
+    with diary_harness.chromium() as chromium:
         yield chromium
-        chromium.close()
 
 
 class Pages:

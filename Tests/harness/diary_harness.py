@@ -26,6 +26,7 @@ import subprocess
 import tempfile
 import time
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -33,6 +34,7 @@ REPO = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("DIARY_BIN") or REPO / ".build/debug/diary")
 FIXTURES = REPO / "Tests/fixtures"
 SEED_SAMPLE = FIXTURES / "seed-sample.json"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 10.0
 
@@ -72,6 +74,19 @@ def wait_for(check: Callable, timeout: float = 10.0, message: str = "condition",
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:g} s waiting for {message}")
         time.sleep(every)
+
+
+@contextmanager
+def chromium():
+    """Debian's Chromium, driven by Playwright, for the suites that use a browser. (Never
+    `playwright install`: it downloads a browser of its own.)"""
+    from playwright.sync_api import sync_playwright  # only the browser suites need it
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def diary_env(extra: Optional[dict] = None) -> dict:

@@ -14,7 +14,6 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
 import urllib.error
 import urllib.request
 import uuid
@@ -27,7 +26,6 @@ from diary_harness import Server, wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 TESTER = {"name": "tester", "password": "correct horse battery staple"}
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
 class Cluster:
@@ -197,11 +195,8 @@ def diary(cluster, tmp_path):
 
 @pytest.fixture(scope="session")
 def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM)
+    with diary_harness.chromium() as chromium:
         yield chromium
-        chromium.close()
 
 
 @pytest.fixture
@@ -217,5 +212,3 @@ def context(browser, diary):
 def until(check, timeout: float, message: str, every: float = 0.1):
     return wait_for(check, timeout=timeout, message=message, every=every)
 
-
-__all__ = ["request", "until", "time"]
