@@ -1,6 +1,7 @@
 """Share and delete, from the editor's menu, the list row's menu and a swipe."""
 
 import re
+import time
 
 from playwright.sync_api import expect
 
@@ -68,19 +69,24 @@ def test_without_web_share_the_text_is_copied_to_the_clipboard(pages, server):
 
 
 def swipe_left(page, locator, distance=220):
-    """A finger dragged from right to left across the row (real touch input)."""
+    """A finger dragged from right to left across the row (real touch input), at a finger's
+    pace (a move every 16 ms), resting a moment before it lifts. Sent all at once, the drag ends
+    in a fling, and Chromium takes the next tap for the one that stops the fling and sends no
+    click: the test waited a second for that to pass, which on a busy CI machine was not enough."""
     box = locator.bounding_box()
     x, y = box["x"] + box["width"] - 20, box["y"] + box["height"] / 2
     cdp = page.context.new_cdp_session(page)
 
-    def touch(kind, px):
+    def touch(kind, px, after):
+        time.sleep(after)  # a finger's pace, not a wait for the page
         points = [] if kind == "touchEnd" else [{"x": px, "y": y}]
-        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points, "timestamp": time.time()})
 
-    touch("touchStart", x)
+    touch("touchStart", x, 0)
     for step in range(1, 11):
-        touch("touchMove", x - distance * step / 10)
-    touch("touchEnd", x - distance)
+        touch("touchMove", x - distance * step / 10, 0.016)
+    touch("touchMove", x - distance, 0.2)  # the finger rests…
+    touch("touchEnd", x - distance, 0.016)  # …then lifts
 
 
 def test_swiping_a_row_left_reveals_share_and_delete(pages, server):
@@ -95,9 +101,6 @@ def test_swiping_a_row_left_reveals_share_and_delete(pages, server):
     assert page.url.endswith("/"), "the swipe did not open the entry"
     # The row has slid aside by the width of the two buttons.
     expect(row.locator(".row-main")).to_have_css("transform", re.compile(r"matrix\(1, 0, 0, 1, -160"))
-    # Chromium takes a touch within a moment of a swipe for the end of that
-    # gesture and sends no click; a person's next tap comes later anyway.
-    page.wait_for_timeout(1000)
     row.get_by_role("button", name="Delete").tap()
     confirm = page.get_by_role("dialog", name="Delete this entry?")
     confirm.get_by_role("button", name="Delete").tap()
