@@ -4,6 +4,8 @@ import Foundation
 /// How entries look in a terminal, and as JSON for scripts.
 struct EntryPrinter {
     let dates = LongDate(environment: ProcessInfo.processInfo.environment)
+    /// The time of day in the reader's language and zone: "21:30", "9:30 PM", "오후 9:30".
+    private let clock: DateFormatter
 
     /// Whether standard output is a terminal: then control characters in the text are shown
     /// (`TerminalText`), never sent. Piped output stays byte for byte what was saved.
@@ -11,7 +13,14 @@ struct EntryPrinter {
 
     init(terminal: Bool = isatty(STDOUT_FILENO) == 1) {
         self.terminal = terminal
+        clock = DateFormatter()
+        clock.locale = dates.locale
+        clock.timeZone = dates.timeZone
+        clock.dateStyle = .none
+        clock.timeStyle = .short
     }
+
+    func time(of date: Date) -> String { clock.string(from: date) }
 
     /// Short ids are unique enough to type, and any unique prefix is accepted.
     static let shortIDLength = 8
@@ -23,14 +32,14 @@ struct EntryPrinter {
         let more = (detail ?? entry.excerpt).trimmingCharacters(in: .whitespaces)
         if !more.isEmpty { text += text.isEmpty ? more : " — " + more }
         let weather = entry.weather.map { $0.condition.emoji + " " } ?? ""
-        return shown("\(id)  \(dates.string(from: entry.createdAt))  \(weather)\(String(text.prefix(120)))")
+        return shown("\(id)  \(dates.string(from: entry.createdAt)) \(time(of: entry.createdAt))  \(weather)\(String(text.prefix(120)))")
     }
 
     /// The whole entry: title, date, id, then the body.
     func full(_ entry: Entry) -> String {
         var lines: [String] = []
         if !entry.title.isBlank { lines.append(entry.title) }
-        var meta = "\(dates.string(from: entry.createdAt)) · \(entry.id.diaryString)"
+        var meta = "\(dates.string(from: entry.createdAt)) \(time(of: entry.createdAt)) · \(entry.id.diaryString)"
         if let weather = entry.weather {
             meta += " · \(weather.condition.emoji) \(weather.description)"
             // Only a sensible number is shown: Int() of 1e300 (a hostile provider's) would trap.

@@ -93,7 +93,9 @@ struct WritingTests {
         let hits = try JSONSerialization.jsonObject(with: Data(english.output.utf8)) as? [[String: Any]]
         #expect(hits?.count == 15)
         #expect((hits?.first?["snippet"] as? String)?.contains("serenity") == true)
-        #expect(try diary.run(["search", "nowhere"]).output.contains("No entry has nowhere"))
+        let nowhere = try diary.run(["search", "nowhere"])
+        #expect(nowhere.status == 1)
+        #expect(nowhere.error.contains("No entry has nowhere"))
     }
 
     @Test("Without --database or DIARY_DATABASE the diary is made under XDG_DATA_HOME")

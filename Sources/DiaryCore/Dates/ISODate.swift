@@ -102,7 +102,7 @@ public enum ISODate {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    private static func daysIn(month: Int64, of year: Int64) -> Int64 {
+    static func daysIn(month: Int64, of year: Int64) -> Int64 {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30

@@ -23,9 +23,13 @@ public struct Diary: Sendable {
     /// (`basedOn`): if the earlier try got through and the entry is still at that version, it
     /// takes the new text, as an update would; else the entry is returned as it is. A first try
     /// never says, so an earlier try arriving late never overwrites a later one.
-    public func create(_ text: EntryText, id: UUID, location: Coordinates? = nil, basedOn version: Int? = nil) async throws -> Entry {
+    ///
+    /// `moment` dates the entry at another time than now (written the next morning about the
+    /// evening before); it must be one an entry may have (`EntryMoment`).
+    public func create(_ text: EntryText, id: UUID, location: Coordinates? = nil, basedOn version: Int? = nil,
+                       at moment: Date? = nil) async throws -> Entry {
         let now = Date()
-        let entry = Entry(id: id, title: text.title, body: text.body, createdAt: now, location: location)
+        let entry = Entry(id: id, title: text.title, body: text.body, createdAt: moment ?? now, updatedAt: now, location: location)
         return try await rows.insert(entry) { existing in
             guard let version, version == existing.version else { return nil }
             return try Self.rewrite(existing, to: text, at: now)

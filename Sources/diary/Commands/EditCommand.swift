@@ -12,7 +12,7 @@ struct EditCommand: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Argument(help: "The entry's id, or a unique prefix of it.")
+    @Argument(help: "The entry: its id or the start of it, last, or -1, -2, … for the newest.")
     var id: String
 
     @Argument(help: "A new title.")
@@ -23,7 +23,7 @@ struct EditCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try await options.openDiary()
-        let found = try await store.resolve(id)
+        let found = try await EntryReference.resolve(id, in: store)
         guard let entry = try await store.entry(id: found) else { throw EntryError.notFound(id) }
         let text: EntryText
         if title != nil || body != nil {
@@ -32,6 +32,12 @@ struct EditCommand: AsyncParsableCommand {
             text = try EntryInput.text(title: nil, body: nil, initial: entry.title + "\n\n" + entry.body)
         }
         let changed = try await store.update(id: found, to: text, expecting: entry.version)
-        print("Saved \(changed.id.diaryString.prefix(EntryPrinter.shortIDLength)) (version \(changed.version)).")
+        let shortID = changed.id.diaryString.prefix(EntryPrinter.shortIDLength)
+        if changed.version == entry.version {
+            print("Nothing changed: \(shortID) already reads so (version \(changed.version)).")
+        } else {
+            print("Saved \(shortID) (version \(changed.version)).")
+        }
+        if changed.isInTrash { print("It is in the trash: bring it back with diary restore \(shortID)") }
     }
 }

@@ -18,6 +18,15 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "The file to write; standard output when not given.")
     var output: String?
 
+    @Flag(help: "Replace the --output file if it exists.")
+    var force = false
+
+    func validate() throws {
+        if let output, !force, FileManager.default.fileExists(atPath: output) {
+            throw ValidationError("\(output) exists already, so nothing was written: name a new file, or add --force to replace it.")
+        }
+    }
+
     func run() async throws {
         let store = try await options.openDiary()
         // Written beside the target and moved into place at the end: a failed export never

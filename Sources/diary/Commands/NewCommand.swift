@@ -8,17 +8,27 @@ struct NewCommand: AsyncParsableCommand {
         commandName: "new",
         abstract: "Write a new entry.",
         discussion: """
-            With neither a title nor --body, the text is read from standard input when it is piped, \
-            or written in $EDITOR when it is a terminal; its first line becomes the title.
+            The words need no quotes: diary new Rain. It rained all day. The first sentence (or \
+            line) is the title and the rest the body, as in jrnl. A date in front, before a colon, \
+            dates the entry: diary new "yesterday 21:30: Walked by the river". Text piped in is \
+            the body (echo "…" | diary new Title). With no words at all, the text is read from \
+            standard input when it is piped, or written in $EDITOR at a terminal; its first line \
+            becomes the title. Dates are read in the local time zone (TZ).
             """)
 
     @OptionGroup var options: StoreOptions
 
-    @Argument(help: "The entry's title (one line).")
+    @Argument(help: "The entry's words: the first sentence is the title, the rest the body.")
+    var words: [String] = []
+
+    @Option(help: "The title, whole (then the words, or piped text, are the body).")
     var title: String?
 
-    @Option(help: "The entry's body.")
+    @Option(help: ArgumentHelp("The body; - reads it from standard input.", valueName: "text"))
     var body: String?
+
+    @Option(help: ArgumentHelp("When it was written, in local time: \(WrittenDate.forms).", valueName: "date"))
+    var date: String?
 
     @Option(help: ArgumentHelp("Where you are, to record the weather: kept to about 1 km.", valueName: "lat,lon"))
     var location: String?
@@ -30,27 +40,40 @@ struct NewCommand: AsyncParsableCommand {
         if let location, Coordinates(text: location) == nil {
             throw ValidationError("--location must be a latitude and a longitude, as in --location 37.57,126.98.")
         }
+        if let date, WrittenDate.parse(date) == nil {
+            throw ValidationError("--date \"\(date)\" is not a date Diary reads: give one such as \(WrittenDate.forms).")
+        }
     }
 
     func run() async throws {
         let place = location.flatMap(Coordinates.init(text:))
-        let provider = place == nil ? nil : try WeatherSettings.provider(choice: weather, environment: ProcessInfo.processInfo.environment)
-        let text = try EntryInput.text(title: title, body: body, initial: "")
+        let (text, moment) = try NewEntryWords(title: title, words: words, body: body, date: date).read()
         let store = try await options.openDiary()
+        // A backdated entry gets no weather: the provider knows the weather of now, not of then.
+        let provider = place == nil || moment != nil
+            ? nil : try WeatherSettings.provider(choice: weather, environment: ProcessInfo.processInfo.environment)
         // Saved first: the weather is a bonus that a slow or failing provider must not cost.
-        let entry = try await store.create(text, id: UUID(), location: place)
+        let entry = try await store.create(text, id: UUID(), location: place, at: moment)
         let shortID = entry.id.diaryString.prefix(EntryPrinter.shortIDLength)
+        let printer = EntryPrinter()
+        let when = moment.map { " for \(printer.dates.string(from: $0)) \(printer.time(of: $0))" } ?? ""
         guard let place, let provider else {
-            print("Saved \(shortID).")
+            print("Saved \(shortID)\(when).")
+            if location != nil, moment != nil { print("No weather: it is known for now, not for the entry's date.") }
             return
         }
+        // Said at once: the writer is not kept waiting on the provider to know the entry is safe.
+        print("Saved \(shortID).")
+        fflush(nil)  // every stream: a pipe's reader sees it now too
         do {
-            let weather = try await provider.currentWeather(at: place)
+            let weather = try await WeatherLookup.within(WeatherLookup.patience) { try await provider.currentWeather(at: place) }
             try await store.attachWeather(weather, to: entry.id)
             // The provider's words, shown as the entry's are.
-            print(EntryPrinter().shown("Saved \(shortID) (\(weather.condition.emoji) \(weather.description))."))
+            print(printer.shown("Weather: \(weather.condition.emoji) \(weather.description)."))
         } catch let error as WeatherError {
-            print(EntryPrinter().shown("Saved \(shortID), without weather: \(error)."))
+            print(printer.shown("No weather: \(error)."))
+        } catch is WeatherLookup.TooSlow {
+            print("No weather: the provider did not answer within \(WeatherLookup.patienceDescription).")
         }
     }
 }

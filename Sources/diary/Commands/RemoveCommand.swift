@@ -1,5 +1,6 @@
 import ArgumentParser
 import DiaryCore
+import Foundation
 
 struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -7,19 +8,33 @@ struct RemoveCommand: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Argument(help: "The entry's id, or a unique prefix of it.")
+    @Argument(help: "The entry: its id or the start of it, last, or -1, -2, … for the newest.")
     var id: String
 
     @Flag(help: "Delete the entry for good instead of moving it to the trash.")
     var purge = false
 
+    @Flag(name: .shortAndLong, help: "With --purge: do not ask first (for scripts).")
+    var yes = false
+
     func run() async throws {
         let store = try await options.openDiary()
-        let found = try await store.resolve(id)
+        let found = try await EntryReference.resolve(id, in: store)
+        guard let entry = try await store.entry(id: found) else { throw EntryError.notFound(id) }
         let shortID = found.diaryString.prefix(EntryPrinter.shortIDLength)
         if purge {
+            // At a terminal a person may have typed the wrong id: what cannot be undone is asked first.
+            if !yes && isatty(STDIN_FILENO) == 1 {
+                let name = entry.title.isBlank ? "the untitled entry" : "“\(entry.title)”"
+                guard Confirmation.ask(EntryPrinter().shown("Delete \(name) (\(shortID)) for good? It cannot be undone. [y/N] ")) else {
+                    print("Nothing was deleted.")
+                    throw ExitCode.failure
+                }
+            }
             try await store.purge(id: found)
             print("Deleted \(shortID) for good.")
+        } else if entry.isInTrash {
+            print("\(shortID) is already in the trash; nothing changed. Delete it for good with: diary rm --purge \(shortID)")
         } else {
             _ = try await store.moveToTrash(id: found)
             print("Moved \(shortID) to the trash. Bring it back with: diary restore \(shortID)")
@@ -32,13 +47,19 @@ struct RestoreCommand: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Argument(help: "The entry's id, or a unique prefix of it.")
+    @Argument(help: "The entry: its id or the start of it, or last, -1, -2, … for the most recently deleted.")
     var id: String
 
     func run() async throws {
         let store = try await options.openDiary()
-        let found = try await store.resolve(id)
+        let found = try await EntryReference.resolve(id, in: store, trash: true)
+        let shortID = found.diaryString.prefix(EntryPrinter.shortIDLength)
+        guard let entry = try await store.entry(id: found) else { throw EntryError.notFound(id) }
+        if !entry.isInTrash {
+            print("\(shortID) is not in the trash; nothing changed.")
+            return
+        }
         _ = try await store.restore(id: found)
-        print("Restored \(found.diaryString.prefix(EntryPrinter.shortIDLength)).")
+        print("Restored \(shortID).")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DiaryCore
+import Foundation
 
 struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,8 +32,13 @@ struct SearchCommand: AsyncParsableCommand {
             print(try EntryPrinter.json(hits.map { SearchResult(entry: $0.entry, snippet: $0.snippet) }))
         } else {
             let printer = EntryPrinter()
-            if hits.isEmpty { print(printer.shown("No entry has \(query.joined(separator: " ")).")) }
             for hit in hits { print(printer.line(hit.entry, detail: hit.snippet)) }
+        }
+        // As grep does: a note on standard error and status 1, so a script can tell.
+        if hits.isEmpty {
+            let note = "No entry has \(query.joined(separator: " ")).\n"
+            FileHandle.standardError.write(Data((isatty(STDERR_FILENO) == 1 ? TerminalText.visible(note) : note).utf8))
+            throw ExitCode.failure
         }
     }
 

@@ -6,7 +6,7 @@ struct ShowCommand: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Argument(help: "The entry's id, or a unique prefix of it.")
+    @Argument(help: "The entry: its id or the start of it, last, or -1, -2, … for the newest.")
     var id: String
 
     @Flag(help: "Print JSON for scripts.")
@@ -14,7 +14,7 @@ struct ShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try await options.openDiary()
-        let found = try await store.resolve(id)
+        let found = try await EntryReference.resolve(id, in: store)
         guard let entry = try await store.entry(id: found) else { throw EntryError.notFound(id) }
         print(json ? try EntryPrinter.json(entry) : EntryPrinter().full(entry))
     }

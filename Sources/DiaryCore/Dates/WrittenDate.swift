@@ -1,0 +1,104 @@
+import Foundation
+
+/// A moment as a writer types it on the command line, read in their time zone:
+/// `2024-05-01`, `2024-05-01 21:30`, `2024/05/01 9:30pm`, `today`, `yesterday 21:30`, `21:30`,
+/// `now`, or an ISO date with its offset (`2024-05-01T21:30:00+09:00`).
+///
+/// A day without a time is 09:00 of that day, as jrnl reads it; a time without a day is today's.
+/// Days are counted by the proleptic Gregorian calendar, as `ISODate` counts them.
+public enum WrittenDate {
+    /// The hour a day given without a time gets (jrnl's default).
+    public static let defaultHour: Int64 = 9
+
+    /// The forms `parse` reads, for messages.
+    public static let forms = "2024-05-01, 2024-05-01 21:30, today, yesterday 21:30, 21:30 or now"
+
+    /// The moment `text` names, or `nil` when it is none of the forms above or falls outside
+    /// the years an entry may have (1 to 9999).
+    public static func parse(_ text: String, now: Date = Date(), timeZone: TimeZone = .current) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let exact = ISODate.date(from: trimmed) { return exact }
+        var words = trimmed.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        if words == ["now"] { return Date(millisecondsSince1970: now.millisecondsSince1970) }
+        // "2024-05-01T21:30": the ISO separator between a day and a time, without an offset.
+        if words.count == 1, let separator = words[0].firstIndex(of: "t"), words[0].first?.isNumber == true {
+            words = [String(words[0][..<separator]), String(words[0][words[0].index(after: separator)...])]
+        }
+        // "9:30 pm": the half of the day as a word of its own.
+        if let last = words.last, last == "am" || last == "pm", words.count >= 2 {
+            words.removeLast()
+            words[words.count - 1] += last
+        }
+        guard (1...2).contains(words.count) else { return nil }
+
+        let today = localDay(of: now, in: timeZone)
+        var day = today
+        var time: (hour: Int64, minute: Int64, second: Int64)? = nil
+        if let named = self.day(words[0], today: today) {
+            day = named
+            if words.count == 2 {
+                guard let given = clock(words[1]) else { return nil }
+                time = given
+            }
+        } else if words.count == 1, let given = clock(words[0]) {
+            time = given
+        } else {
+            return nil
+        }
+        let (hour, minute, second) = time ?? (defaultHour, 0, 0)
+        let local = ((day * 24 + hour) * 60 + minute) * 60_000 + second * 1000
+        // The zone's offset at that moment (asked twice: a guess, then at the moment it gives,
+        // which settles a day that changes to or from summer time).
+        let guess = local - Int64(timeZone.secondsFromGMT(for: Date(millisecondsSince1970: local))) * 1000
+        let utc = local - Int64(timeZone.secondsFromGMT(for: Date(millisecondsSince1970: guess))) * 1000
+        guard EntryMoment.contains(utc) else { return nil }
+        return Date(millisecondsSince1970: utc)
+    }
+
+    /// Days since 1970-01-01 of the writer's calendar day at `date`.
+    private static func localDay(of date: Date, in timeZone: TimeZone) -> Int64 {
+        let local = date.millisecondsSince1970 + Int64(timeZone.secondsFromGMT(for: date)) * 1000
+        return Int64((Double(local) / 86_400_000).rounded(.down))
+    }
+
+    /// `today`, `yesterday`, `tomorrow`, `2024-05-01` or `2024/05/01`, as days since 1970.
+    private static func day(_ word: String, today: Int64) -> Int64? {
+        switch word {
+        case "today": return today
+        case "yesterday": return today - 1
+        case "tomorrow": return today + 1
+        default: break
+        }
+        let parts = word.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "-" || $0 == "/" })
+        guard parts.count == 3, parts[0].count == 4, (1...2).contains(parts[1].count), (1...2).contains(parts[2].count),
+              let year = Int64(parts[0]), let month = Int64(parts[1]), let dayOfMonth = Int64(parts[2]),
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              year >= 1, (1...12).contains(month), (1...ISODate.daysIn(month: month, of: year)).contains(dayOfMonth)
+        else { return nil }
+        return ISODate.daysSince1970(year: year, month: month, day: dayOfMonth)
+    }
+
+    /// `21:30`, `21:30:15`, `9:30pm`, `9am`: hours, minutes and seconds of a day.
+    private static func clock(_ word: String) -> (hour: Int64, minute: Int64, second: Int64)? {
+        var text = Substring(word)
+        var half: Int64? = nil
+        if text.hasSuffix("am") || text.hasSuffix("pm") {
+            half = text.hasSuffix("pm") ? 12 : 0
+            text = text.dropLast(2)
+        }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), parts.count > 1 || half != nil,
+              parts.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let hour = Int64(parts[0])
+        else { return nil }
+        let minute = parts.count > 1 ? Int64(parts[1]) ?? 60 : 0
+        let second = parts.count > 2 ? Int64(parts[2]) ?? 60 : 0
+        guard minute <= 59, second <= 59 else { return nil }
+        if let half {
+            guard (1...12).contains(hour) else { return nil }
+            return (hour % 12 + half, minute, second)
+        }
+        guard hour <= 23, parts[1].count == 2 else { return nil }
+        return (hour, minute, second)
+    }
+}

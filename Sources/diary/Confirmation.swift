@@ -1,0 +1,11 @@
+import Foundation
+
+/// A yes-or-no question asked at the terminal.
+enum Confirmation {
+    /// Whether the person answered y or yes; anything else, or the end of input, is no.
+    static func ask(_ question: String) -> Bool {
+        FileHandle.standardError.write(Data(question.utf8))
+        guard let answer = readLine() else { return false }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+}

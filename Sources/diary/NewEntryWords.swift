@@ -1,0 +1,50 @@
+import DiaryCore
+import Foundation
+
+/// What `diary new` was given (words, `--title`, `--body`, `--date`, piped text), made into an
+/// entry's words and, when a date was given, its moment.
+struct NewEntryWords {
+    var title: String?
+    var words: [String]
+    var body: String?
+    var date: String?
+
+    func read() throws -> (EntryText, moment: Date?) {
+        var moment = date.flatMap { WrittenDate.parse($0) }
+        var typed = words.joined(separator: " ")
+        // jrnl's date in front, before the first ": " of the first line ("yesterday 21:30: Walked").
+        // Text whose start is no date ("Note: buy milk") is kept whole.
+        if moment == nil, let colon = typed.range(of: ": "), !typed[..<colon.lowerBound].contains(where: \.isNewline),
+           let given = WrittenDate.parse(String(typed[..<colon.lowerBound])) {
+            moment = given
+            typed = String(typed[colon.upperBound...])
+        }
+        let given = try givenBody()
+        if let title {
+            let body = [typed, given ?? ""].filter { !$0.isBlank }.joined(separator: "\n\n")
+            return (try EntryText(title: title, body: body), moment)
+        }
+        if !typed.isBlank {
+            // With a body from elsewhere, the words are the title whole; else jrnl's rule.
+            if let given { return (try EntryText(title: typed, body: given), moment) }
+            let (title, body) = FirstSentence.split(typed)
+            return (try EntryText(title: title, body: body), moment)
+        }
+        if let given { return (try EntryText(title: "", body: given), moment) }
+        let written = try TextInput.read()
+        if written.isBlank { throw InputError.nothingWritten }
+        return (try EntryText(title: written, body: ""), moment)
+    }
+
+    /// `--body`; standard input for `--body -`, or when text is piped in beside a title or words
+    /// (`echo "…" | diary new Title`). `nil` when there is none.
+    private func givenBody() throws -> String? {
+        if let body, body != "-" { return body }
+        let piped = isatty(STDIN_FILENO) != 1
+        guard body == "-" || (piped && (title != nil || !words.isEmpty)) else { return nil }
+        if body == "-" && !piped { return try TextInput.read() }  // at a terminal: the editor
+        let text = try TextInput.readStandardInput()
+        let trimmed = String(text.reversed().drop(while: \.isWhitespace).reversed())
+        return trimmed.isBlank ? nil : trimmed
+    }
+}
