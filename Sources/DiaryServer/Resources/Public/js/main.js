@@ -10,6 +10,10 @@ import { showList } from './list.js';
 
 document.documentElement.lang = lang;
 document.title = t.appName;
+// Installed on a home screen, the app is named in the page's language: a manifest holds one
+// name, so there is one manifest per language, chosen by the rule that chose the strings.
+document.querySelector('meta[name="apple-mobile-web-app-title"]').content = t.appName;
+document.head.append(h('link', { rel: 'manifest', href: lang === 'ko' ? 'manifest.ko.webmanifest' : 'manifest.webmanifest' }));
 document.getElementById('notices').setAttribute('aria-label', t.notices);
 
 // A failed save is said in the page without blocking the writer, and
