@@ -7,6 +7,7 @@ import { h, toast } from './dom.js';
 import { lang, t } from './i18n.js';
 import { showEditor, watchViewport } from './editor.js';
 import { showList } from './list.js';
+import { watchForUpdates } from './update.js';
 
 document.documentElement.lang = lang;
 document.title = t.appName;
@@ -14,6 +15,7 @@ document.title = t.appName;
 // name, so there is one manifest per language, chosen by the rule that chose the strings.
 document.querySelector('meta[name="apple-mobile-web-app-title"]').content = t.appName;
 document.head.append(h('link', { rel: 'manifest', href: lang === 'ko' ? 'manifest.ko.webmanifest' : 'manifest.webmanifest' }));
+watchForUpdates();
 document.getElementById('notices').setAttribute('aria-label', t.notices);
 
 // A failed save is said in the page without blocking the writer, and

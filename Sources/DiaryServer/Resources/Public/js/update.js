@@ -1,0 +1,53 @@
+// A new version of the app: the service worker (sw.js) keeps one release of the app's files,
+// so the diary opens offline. When the server has a new release, the browser installs its
+// worker beside the running one, where it waits. This module says so in a small notice, and
+// reloads into the new version only when the writer asks: never by itself, since they may be
+// in the middle of a sentence. (What they typed is kept in the browser and sent after the
+// reload, as on any reload: autosave.js.)
+
+import { h } from './dom.js';
+import { t } from './i18n.js';
+
+let note = null;
+let asked = false; // this page asked the new worker to take over: its arrival reloads the page
+
+/** Registers the worker and watches for the next release. */
+export function watchForUpdates() {
+  const workers = navigator.serviceWorker;
+  if (!workers) return; // not offered (an old browser, or not over HTTPS): online as before
+  let controlled = Boolean(workers.controller);
+  workers.addEventListener('controllerchange', () => {
+    if (asked) return void location.reload();
+    // The first worker taking the page that installed it changes nothing the writer sees. A
+    // new release taken over from another tab: this page still runs the old files.
+    if (controlled) offer(null);
+    controlled = true;
+  });
+  workers.register('sw.js').then((registration) => {
+    if (registration.waiting && workers.controller) offer(registration.waiting);
+    registration.addEventListener('updatefound', () => {
+      const worker = registration.installing;
+      worker?.addEventListener('statechange', () => {
+        if (worker.state === 'installed' && workers.controller) offer(worker);
+      });
+    });
+    // A phone keeps the app open for days: look for a new release each time it comes back.
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') registration.update().catch(() => {});
+    });
+  }, () => {}); // refused (a private window, say): the app works online as before
+}
+
+/** The notice; its button hands over to `worker` (null: one that has taken over already). */
+function offer(worker) {
+  note?.remove();
+  const button = h('button', { type: 'button' }, t.updateReload);
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    if (!worker || worker.state === 'activated') return void location.reload();
+    asked = true;
+    worker.postMessage('take over');
+  });
+  note = h('div', { class: 'update-note', role: 'status' }, h('span', {}, t.updateReady), button);
+  document.getElementById('notices').append(note);
+}
