@@ -74,7 +74,8 @@ func buildRouter(storage: any Storage, settings: ServerSettings, logger: Logger)
     api.get("openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"], body: .init(byteBuffer: openAPI))
     }
-    SessionController(accounts: accounts, origins: origins, setupCode: settings.setupCode).addRoutes(to: api)
+    SessionController(accounts: accounts, origins: origins, setupCode: settings.setupCode, weather: settings.weather != nil)
+        .addRoutes(to: api)
 
     let diary = api.group().add(middleware: RequireUserMiddleware(origins: origins))
     let diaries: @Sendable (UserID) -> Diary = { storage.diary(of: $0) }

@@ -8,6 +8,7 @@ import { lang, t } from './i18n.js';
 import { showEditor, watchViewport } from './editor.js';
 import { showList } from './list.js';
 import { watchForUpdates } from './update.js';
+import { weatherRecorded } from './weather.js';
 
 document.documentElement.lang = lang;
 document.title = t.appName;
@@ -137,6 +138,7 @@ async function ensureSession(root, session) {
 function begin(session) {
   locked = false;
   user = session.user.name;
+  weatherRecorded(session.weather === true);
   autosave.drafts.setOwner(user);
   autosave.resume();
   if (!started) return start();
