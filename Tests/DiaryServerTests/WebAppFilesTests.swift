@@ -24,12 +24,27 @@ struct WebAppFilesTests {
     func gzip() async throws {
         try await withDiaryAPI { client in
             let plain = try await client.execute(uri: "/app.css", method: .get)
-            let packed = try await client.execute(uri: "/app.css", method: .get, headers: [.acceptEncoding: "gzip, deflate, br"])
+            let packed = try await client.execute(uri: "/app.css", method: .get, headers: [.acceptEncoding: "gzip, deflate"])
             #expect(packed.headers[.contentEncoding] == "gzip")
             #expect(packed.body.readableBytes < plain.body.readableBytes / 2)
             var compressed = packed.body
             let unpacked = try compressed.decompress(with: .gzip)
             #expect(unpacked == plain.body)
+        }
+    }
+
+    @Test("A browser that accepts br gets Brotli, smaller still; one that refuses it (q=0) gets gzip")
+    func brotli() async throws {
+        try await withDiaryAPI { client in
+            let gzipped = try await client.execute(uri: "/js/list.js", method: .get, headers: [.acceptEncoding: "gzip, deflate"])
+            let brotli = try await client.execute(uri: "/js/list.js", method: .get, headers: [.acceptEncoding: "gzip, deflate, br, zstd"])
+            #expect(brotli.headers[.contentEncoding] == "br")
+            #expect(brotli.headers[.vary] == "Accept-Encoding")
+            #expect(brotli.body.readableBytes < gzipped.body.readableBytes * 95 / 100)
+            let refused = try await client.execute(uri: "/js/list.js", method: .get, headers: [.acceptEncoding: "gzip, br;q=0"])
+            #expect(refused.headers[.contentEncoding] == "gzip")
+            let plain = try await client.execute(uri: "/js/list.js", method: .get)
+            #expect(plain.headers[.contentEncoding] == nil)
         }
     }
 
