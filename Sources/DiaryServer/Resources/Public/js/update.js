@@ -24,6 +24,7 @@ export function watchForUpdates() {
     controlled = true;
   });
   workers.register('sw.js').then((registration) => {
+    if (!registration) return; // workers blocked (Playwright's service_workers="block" resolves nothing)
     if (registration.waiting && workers.controller) offer(registration.waiting);
     registration.addEventListener('updatefound', () => {
       const worker = registration.installing;
