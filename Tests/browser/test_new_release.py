@@ -137,7 +137,7 @@ def test_screenshots_and_axe_of_the_notice(pages, server, device, locale, scheme
     message, button = NOTICE[locale]
     expect(page.get_by_role("button", name=button)).to_be_visible(timeout=15000)
     expect(page.get_by_role("status").filter(has_text=message)).to_be_visible()
-    # The notice sits inside the screen, above nothing it must not cover.
+    # The notice sits inside the screen, in the flow: it covers nothing.
     box = page.locator(".update-note").bounding_box()
     viewport = page.viewport_size
     assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], box
@@ -145,3 +145,9 @@ def test_screenshots_and_axe_of_the_notice(pages, server, device, locale, scheme
     page.screenshot(path=str(SHOTS / f"update-{device}-{locale}-{scheme}.png"))
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()
+    # The note follows the writer into the editor, under its bar, above the fields.
+    page.get_by_role("link", name="New entry" if locale == "en-US" else "새 일기").click()
+    title = page.get_by_role("textbox", name="Title" if locale == "en-US" else "일기 제목")
+    expect(page.get_by_role("button", name=button)).to_be_visible()
+    assert page.locator(".update-note").bounding_box()["y"] < title.bounding_box()["y"]
+    page.screenshot(path=str(SHOTS / f"update-editor-{device}-{locale}-{scheme}.png"))

@@ -10,6 +10,7 @@ import { t } from './i18n.js';
 
 let note = null;
 let asked = false; // this page asked the new worker to take over: its arrival reloads the page
+let placing = false; // the note follows the screens as they are drawn
 
 /** Registers the worker and watches for the next release. */
 export function watchForUpdates() {
@@ -39,6 +40,20 @@ export function watchForUpdates() {
   }, () => {}); // refused (a private window, say): the app works online as before
 }
 
+/**
+ * The notice, under the header bar of whatever screen is drawn (each screen draws its own bar:
+ * the note follows it), or among the page's notices when there is no bar (the login form).
+ */
+function place() {
+  if (!note) return;
+  const bar = document.querySelector('#app .bar');
+  const home = bar ?? document.getElementById('notices');
+  if (bar ? note.previousElementSibling !== bar : note.parentNode !== home) {
+    if (bar) bar.after(note);
+    else home.append(note);
+  }
+}
+
 /** The notice; its button hands over to `worker` (null: one that has taken over already). */
 function offer(worker) {
   note?.remove();
@@ -50,5 +65,9 @@ function offer(worker) {
     worker.postMessage('take over');
   });
   note = h('div', { class: 'update-note', role: 'status' }, h('span', {}, t.updateReady), button);
-  document.getElementById('notices').append(note);
+  place();
+  if (!placing) {
+    placing = true;
+    new MutationObserver(place).observe(document.getElementById('app'), { childList: true, subtree: true });
+  }
 }
