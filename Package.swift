@@ -65,11 +65,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // The system's Brotli encoder: the web app's files compressed once at start, a sixth
+        // smaller than with gzip (bench: the first visit's budget).
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"]), .brew(["brotli"])]),
         // The web app and its JSON API.
         .target(
             name: "DiaryServer",
             dependencies: [
                 "DiaryCore",
+                "CBrotli",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "NIOPosix", package: "swift-nio"),

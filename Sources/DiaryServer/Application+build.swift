@@ -26,6 +26,9 @@ public struct ServerSettings: Sendable {
     public var setupCode: SetupCode?
     /// Searches at once and their deadline (`SearchGate`); set after `init`.
     public var search = SearchLimits()
+    /// The folder of web files to serve instead of the bundled ones (`DIARY_WEB_ROOT`; the tests
+    /// copy and change them to play a new release); `nil`: the files shipped in the binary's bundle.
+    public var webFiles: URL?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, weather: (any WeatherProvider)? = nil,
                 trustedProxies: TrustedProxies = .none, hostNames: [String] = [],
@@ -64,14 +67,15 @@ func buildRouter(storage: any Storage, settings: ServerSettings, logger: Logger)
                                                proxies: settings.trustedProxies))
     let methods = RouteMethods()
     router.add(middleware: APIErrorMiddleware(methods: methods))
-    router.add(middleware: WebAppFiles(folder: BundledFiles.webApp))
+    router.add(middleware: WebAppFiles(folder: settings.webFiles ?? BundledFiles.webApp))
 
     let api = router.group("api/v1").add(middleware: IdentifyMiddleware(accounts: accounts))
     let openAPI = ByteBuffer(bytes: BundledFiles.openAPI)
     api.get("openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"], body: .init(byteBuffer: openAPI))
     }
-    SessionController(accounts: accounts, origins: origins, setupCode: settings.setupCode).addRoutes(to: api)
+    SessionController(accounts: accounts, origins: origins, setupCode: settings.setupCode, weather: settings.weather != nil)
+        .addRoutes(to: api)
 
     let diary = api.group().add(middleware: RequireUserMiddleware(origins: origins))
     let diaries: @Sendable (UserID) -> Diary = { storage.diary(of: $0) }

@@ -9,14 +9,16 @@ import Testing
 
 /// A real application on a fresh SQLite diary with one account, driven in memory. Requests
 /// carry that account's personal access token unless told otherwise.
-func withDiaryAPI(_ test: @Sendable (APIClient) async throws -> Void) async throws {
+func withDiaryAPI(webFiles: URL? = nil, _ test: @Sendable (APIClient) async throws -> Void) async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-api-\(UUID().diaryString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let database = try DiaryDatabase(path: folder.appendingPathComponent("diary.sqlite").path)
     let accounts = SQLiteStorage(database: database).accounts(passwords: BcryptPasswords(cost: 4))
     let writer = try await accounts.addUser(name: "writer", password: "correct horse")
     let token = try await accounts.createToken(named: "tests", for: writer)
-    let app = buildApplication(storage: SQLiteStorage(database: database), settings: ServerSettings(port: 0, bcryptCost: 4), logger: Logger(label: "test"))
+    var settings = ServerSettings(port: 0, bcryptCost: 4)
+    settings.webFiles = webFiles
+    let app = buildApplication(storage: SQLiteStorage(database: database), settings: settings, logger: Logger(label: "test"))
     try await app.test(.router) { client in
         try await test(APIClient(client: client, token: token, accounts: accounts, database: database))
     }

@@ -24,12 +24,27 @@ struct WebAppFilesTests {
     func gzip() async throws {
         try await withDiaryAPI { client in
             let plain = try await client.execute(uri: "/app.css", method: .get)
-            let packed = try await client.execute(uri: "/app.css", method: .get, headers: [.acceptEncoding: "gzip, deflate, br"])
+            let packed = try await client.execute(uri: "/app.css", method: .get, headers: [.acceptEncoding: "gzip, deflate"])
             #expect(packed.headers[.contentEncoding] == "gzip")
             #expect(packed.body.readableBytes < plain.body.readableBytes / 2)
             var compressed = packed.body
             let unpacked = try compressed.decompress(with: .gzip)
             #expect(unpacked == plain.body)
+        }
+    }
+
+    @Test("A browser that accepts br gets Brotli, smaller still; one that refuses it (q=0) gets gzip")
+    func brotli() async throws {
+        try await withDiaryAPI { client in
+            let gzipped = try await client.execute(uri: "/js/list.js", method: .get, headers: [.acceptEncoding: "gzip, deflate"])
+            let brotli = try await client.execute(uri: "/js/list.js", method: .get, headers: [.acceptEncoding: "gzip, deflate, br, zstd"])
+            #expect(brotli.headers[.contentEncoding] == "br")
+            #expect(brotli.headers[.vary] == "Accept-Encoding")
+            #expect(brotli.body.readableBytes < gzipped.body.readableBytes * 95 / 100)
+            let refused = try await client.execute(uri: "/js/list.js", method: .get, headers: [.acceptEncoding: "gzip, br;q=0"])
+            #expect(refused.headers[.contentEncoding] == "gzip")
+            let plain = try await client.execute(uri: "/js/list.js", method: .get)
+            #expect(plain.headers[.contentEncoding] == nil)
         }
     }
 
@@ -45,7 +60,7 @@ struct WebAppFilesTests {
         }
     }
 
-    @Test("Scripts and styles are served without their comment lines, line for line otherwise as written")
+    @Test("Scripts and styles are served without their comment lines and indentation, line for line otherwise as written")
     func withoutComments() async throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Sources/DiaryServer/Resources/Public").standardized
@@ -75,7 +90,8 @@ struct WebAppFilesTests {
                     return text.hasPrefix("//")
                 }
                 for ((written, sent), isComment) in zip(zip(sourceLines, servedLines), commentLines) where written != sent {
-                    #expect(isComment && sent.isEmpty, "\(file): a line that is not a comment changed: \(written)")
+                    let unindented = written.drop(while: { $0 == " " || $0 == "\t" })
+                    #expect(isComment ? sent.isEmpty : sent == unindented, "\(file): a line changed beyond its indentation: \(written)")
                 }
                 // A stray backtick in a comment would quietly serve a file whole: none is.
                 if file.hasSuffix(".js") {
@@ -83,6 +99,57 @@ struct WebAppFilesTests {
                 }
             }
         }
+    }
+
+    @Test("The service worker carries the release: each shell file's ETag, and a version that changes with any file")
+    func workerRelease() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-web-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = [
+            "index.html": "<!doctype html><title>Diary</title>",
+            "app.css": "body { margin: 0; }",
+            "js/main.js": "export const release = 1;",
+            "icons/weather/rain-day.svg": "<svg/>",
+            "sw.js": "// The worker\nconst RELEASE = { version: 'unreleased', files: {} };\nself.kept = RELEASE;\n",
+        ]
+        for (path, text) in files {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        struct Release: Decodable { var version: String; var files: [String: String] }
+        @Sendable func release(_ client: APIClient) async throws -> (Release, String) {
+            let worker = try await client.execute(uri: "/sw.js", method: .get)
+            #expect(worker.headers[.contentType] == "text/javascript")
+            #expect(worker.headers[.cacheControl] == "no-cache")
+            let text = String(buffer: worker.body)
+            let line = text.split(separator: "\n").first { $0.hasPrefix("const RELEASE = ") } ?? ""
+            let json = line.dropFirst("const RELEASE = ".count).dropLast()
+            #expect(text.hasSuffix("self.kept = RELEASE;\n"))
+            return (try JSONDecoder().decode(Release.self, from: Data(json.utf8)), worker.headers[.eTag] ?? "")
+        }
+
+        let (first, firstTag) = try await withRelease(folder, release)
+        #expect(Set(first.files.keys) == ["/", "/app.css", "/js/main.js"])
+        try await withDiaryAPI(webFiles: folder) { client in
+            for (path, tag) in first.files {
+                let served = try await client.execute(uri: path, method: .get)
+                #expect(served.headers[.eTag] == tag, "\(path)")
+            }
+        }
+        // The same files: the same worker, byte for byte. One changed: another version.
+        let again = try await withRelease(folder, release)
+        #expect(again.1 == firstTag)
+        try Data("export const release = 2;".utf8).write(to: folder.appendingPathComponent("js/main.js"))
+        let (second, secondTag) = try await withRelease(folder, release)
+        #expect(second.version != first.version && secondTag != firstTag)
+        #expect(second.files["/js/main.js"] != first.files["/js/main.js"] && second.files["/app.css"] == first.files["/app.css"])
+    }
+
+    private func withRelease<T: Sendable>(_ folder: URL, _ read: @escaping @Sendable (APIClient) async throws -> T) async throws -> T {
+        let box = ResultBox<T>()
+        try await withDiaryAPI(webFiles: folder) { client in box.value = try await read(client) }
+        return try #require(box.value)
     }
 
     @Test("The OpenAPI document is served")
@@ -93,4 +160,9 @@ struct WebAppFilesTests {
             #expect(String(buffer: response.body).hasPrefix("openapi: 3.1"))
         }
     }
+}
+
+/// Carries a value out of a `withDiaryAPI` closure.
+private final class ResultBox<T: Sendable>: @unchecked Sendable {
+    var value: T?
 }

@@ -92,7 +92,7 @@ def test_logging_out_ends_that_session_and_no_other(server):
     assert refused.status_code == 401 and refused.json()["error"] == "unauthenticated", refused.text
     write = requests.post(f"{server.base_url}/api/v1/entries", headers=first, json={"title": "t", "body": "b"}, timeout=30)
     assert write.status_code == 401, write.text
-    assert who(server.base_url, first) == {"user": None, "csrfToken": None, "setupNeeded": False}
+    assert who(server.base_url, first) == {"user": None, "csrfToken": None, "setupNeeded": False, "weather": False}
     # The other session goes on.
     assert entries(server.base_url, second).status_code == 200
 
@@ -211,7 +211,7 @@ def test_behind_a_trusted_proxy_the_lock_counts_the_client_address(proxied):
 
 def test_setup_happens_exactly_once(fresh):
     url = fresh.base_url
-    assert who(url, {}) == {"user": None, "csrfToken": None, "setupNeeded": True}
+    assert who(url, {}) == {"user": None, "csrfToken": None, "setupNeeded": True, "weather": False}
     refused = entries(url, {})
     assert refused.status_code == 401, refused.text
 
@@ -222,7 +222,7 @@ def test_setup_happens_exactly_once(fresh):
     headers = session_of(made)
     assert who(url, headers)["user"] == {"name": TESTER["name"]}
     assert entries(url, headers).status_code == 200
-    assert who(url, {}) == {"user": None, "csrfToken": None, "setupNeeded": False}
+    assert who(url, {}) == {"user": None, "csrfToken": None, "setupNeeded": False, "weather": False}
     again = requests.post(f"{url}/api/v1/setup", json={"name": "intruder", "password": "intruder's password"}, timeout=30)
     assert again.status_code == 404, again.text
     assert again.json()["error"] == "not_found"
@@ -389,3 +389,11 @@ def test_the_bearer_scheme_is_read_in_any_case(server):
         assert entries(server.base_url, {"Authorization": f"{scheme} {token}"}).status_code == 200, scheme
     assert entries(server.base_url, {"Authorization": f"Basic {token}"}).status_code == 401
     assert entries(server.base_url, {"Authorization": "bearer"}).status_code == 401
+
+
+def test_the_session_says_whether_new_entries_get_weather(start_server, weather_api):
+    """The web app asks the browser for a location only when the server records weather."""
+    off = start_server()  # this suite's servers run with --weather off
+    for base_url, recorded in ((off.base_url, False), (weather_api.base_url, True)):
+        assert who(base_url, {})["weather"] is recorded
+        assert who(base_url, auth_headers(base_url))["weather"] is recorded

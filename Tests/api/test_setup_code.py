@@ -65,7 +65,7 @@ def remote(start_server):
 
 def test_from_another_computer_setup_needs_the_code_diary_serve_printed(remote):
     url = remote.base_url
-    assert get(url, "/api/v1/session").json() == {"user": None, "csrfToken": None, "setupNeeded": True, "setupCodeNeeded": True}
+    assert get(url, "/api/v1/session").json() == {"user": None, "csrfToken": None, "setupNeeded": True, "setupCodeNeeded": True, "weather": False}
     assert get(url, "/api/v1/setup").json() == {"needed": True, "codeNeeded": True}
     code = printed_code(remote)
 
@@ -82,7 +82,7 @@ def test_from_another_computer_setup_needs_the_code_diary_serve_printed(remote):
 
     assert made.status_code == 201, made.text
     assert made.json()["user"] == {"name": SETUP_NAME["name"]}
-    assert get(url, "/api/v1/session").json() == {"user": None, "csrfToken": None, "setupNeeded": False}
+    assert get(url, "/api/v1/session").json() == {"user": None, "csrfToken": None, "setupNeeded": False, "weather": False}
     again = set_up(url, {"name": "intruder", "password": "intruder's password", "setupCode": code})
     assert again.status_code == 404, again.text
 

@@ -123,7 +123,7 @@ def test_with_the_location_refused_the_entry_is_saved_and_the_notice_shown_once(
     assert open_meteo.requests == []
 
 
-def test_the_notice_is_in_korean_for_a_korean_browser(pages, server):
+def test_the_notice_is_in_korean_for_a_korean_browser(pages, server, open_meteo):
     page = pages.open("/#/new", locale="ko-KR")
     page.get_by_role("textbox", name="일기 제목").fill("위치 없음")
     expect(page.locator("#toast")).to_have_text("날씨를 기록하려면 위치 권한이 필요해요.")
@@ -176,3 +176,48 @@ def test_a_weather_icon_is_served_as_svg(server):
         assert response.status == 200
         assert response.headers["Content-Type"].split(";")[0].strip() == "image/svg+xml"
         assert response.read().lstrip().startswith(b"<svg")
+
+
+COUNT_LOCATION_ASKS = """
+  window.__asked = 0;
+  navigator.geolocation.getCurrentPosition = () => { window.__asked += 1; };
+"""
+
+
+def write_new_entry(page, title):
+    page.get_by_role("link", name="New entry").click()
+    page.get_by_role("textbox", name="Title").fill(title)
+    page.get_by_role("link", name="Back to the list").click()
+    expect(page.get_by_role("link", name=title)).to_be_visible()
+
+
+def test_with_weather_off_nothing_asks_for_the_location(pages, server):
+    # The suite's servers run with `--weather off`.
+    context = pages.context()
+    context.add_init_script(COUNT_LOCATION_ASKS)
+    page = context.new_page()
+    page.goto("/")
+    write_new_entry(page, "No weather here")
+    page.goto("/#/new")
+    page.get_by_role("textbox", name="Title").fill("Opened directly")
+    wait_for(lambda: len(server.entries()) == 2, message="both entries saved")
+    assert page.evaluate("window.__asked") == 0
+    expect(page.locator("#toast")).to_be_hidden()  # no "Weather needs your location." either
+    # Offline at start, the browser remembers the answer.
+    pages.allow_errors(r"Failed to load resource|ERR_INTERNET_DISCONNECTED|Failed to fetch")
+    wait_for(lambda: page.evaluate("Boolean(navigator.serviceWorker.controller)"), message="the app kept for offline")
+    context.set_offline(True)
+    page.goto("/#/")
+    page.reload()
+    page.get_by_role("link", name="New entry").click()
+    page.get_by_role("textbox", name="Title").fill("Offline, still no weather")
+    assert page.evaluate("window.__asked") == 0
+
+
+def test_with_weather_on_a_new_entry_asks_for_the_location_once(pages, server, open_meteo):
+    context = pages.context()
+    context.add_init_script(COUNT_LOCATION_ASKS)
+    page = context.new_page()
+    page.goto("/")
+    write_new_entry(page, "With weather")
+    assert page.evaluate("window.__asked") == 1

@@ -10,6 +10,8 @@ struct SessionController {
     /// Printed by `diary serve` on a diary with no account: a setup from another computer needs
     /// it (see `SetupCode`). `nil`: only this computer may set up.
     var setupCode: SetupCode? = nil
+    /// Whether new entries get weather: when not, the web app asks for no location.
+    var weather = true
 
     /// After this many failed logins for a name or from an address within `throttleWindow`,
     /// further attempts are refused until the window has passed.
@@ -38,6 +40,8 @@ struct SessionController {
         var setupNeeded: Bool
         /// Present (true) when that setup must carry the code `diary serve` printed.
         var setupCodeNeeded: Bool? = nil
+        /// Whether the server records new entries' weather (`diary serve --weather off`: false).
+        var weather = true
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -45,9 +49,10 @@ struct SessionController {
             try container.encode(csrfToken, forKey: .csrfToken)
             try container.encode(setupNeeded, forKey: .setupNeeded)
             try container.encodeIfPresent(setupCodeNeeded, forKey: .setupCodeNeeded)
+            try container.encode(weather, forKey: .weather)
         }
 
-        enum CodingKeys: String, CodingKey { case user, csrfToken, setupNeeded, setupCodeNeeded }
+        enum CodingKeys: String, CodingKey { case user, csrfToken, setupNeeded, setupCodeNeeded, weather }
     }
 
     /// Who is logged in, if anyone: a page opening asks this first, and an answer of no one is
@@ -56,11 +61,11 @@ struct SessionController {
         guard let identity = context.identity else {
             let needed = try await accounts.userCount() == 0
             return try JSONResponse.make(SessionBody(user: nil, csrfToken: nil, setupNeeded: needed,
-                                                     setupCodeNeeded: setupCodeNeeded(needed, request, context)))
+                                                     setupCodeNeeded: setupCodeNeeded(needed, request, context), weather: weather))
         }
         var csrf: String?
         if case .session(let session, _) = identity { csrf = session.csrfToken }
-        return try JSONResponse.make(SessionBody(user: .init(name: identity.user.name), csrfToken: csrf, setupNeeded: false))
+        return try JSONResponse.make(SessionBody(user: .init(name: identity.user.name), csrfToken: csrf, setupNeeded: false, weather: weather))
     }
 
     @Sendable func logIn(_ request: Request, context: DiaryRequestContext) async throws -> Response {
@@ -124,7 +129,8 @@ struct SessionController {
 
     private func startSession(for user: User, context: DiaryRequestContext, status: HTTPResponse.Status) async throws -> Response {
         let (token, session) = try await accounts.startSession(for: user)
-        var response = try JSONResponse.make(SessionBody(user: .init(name: user.name), csrfToken: session.csrfToken, setupNeeded: false), status: status)
+        var response = try JSONResponse.make(SessionBody(user: .init(name: user.name), csrfToken: session.csrfToken, setupNeeded: false, weather: weather),
+                                             status: status)
         response.setCookie(sessionCookie(token, context: context, maxAge: Int(Accounts.sessionLifetime)))
         return response
     }

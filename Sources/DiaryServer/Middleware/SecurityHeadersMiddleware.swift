@@ -2,10 +2,13 @@ import HTTPTypes
 import Hummingbird
 
 /// Headers that keep the browser on the diary's side: no script but the app's own, no
-/// third-party origin, no framing, no sniffing, no referrer leaving the site.
+/// third-party origin, no framing, no sniffing, no referrer leaving the site. The service worker
+/// and the web app manifest come from the diary's own origin too (`worker-src`, `manifest-src`,
+/// said outright though `default-src` already covers them).
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     static var contentSecurityPolicy: String {
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; font-src 'self'; "
+            + "worker-src 'self'; manifest-src 'self'; "
             + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     }
 

@@ -71,6 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
             headerTimeout: .seconds(headerTimeout), bodyTimeout: .seconds(bodyTimeout), maxConnections: maxConnections,
             setupCode: setupCode)
         settings.search = SearchLimits(timeout: try SearchSettings.timeout(option: searchTimeout, environment: environment))
+        settings.webFiles = try WebRootSetting.folder(environment: environment)
         var logger = Logger(label: "diary")
         logger.logLevel = .info
         // On a wildcard address (0.0.0.0, ::) the server answers only for the names given, so
@@ -120,3 +121,15 @@ enum SearchSettings {
     }
 }
 
+/// `DIARY_WEB_ROOT`: a folder of web files served instead of those in the binary's bundle. For
+/// tests that play a new release (they copy the files and change one); not a `serve` option, as
+/// a diary in use has no reason to set it.
+enum WebRootSetting {
+    static func folder(environment: [String: String]) throws -> URL? {
+        guard let path = environment["DIARY_WEB_ROOT"], !path.isEmpty else { return nil }
+        guard FileManager.default.fileExists(atPath: path + "/index.html") else {
+            throw ValidationError("DIARY_WEB_ROOT must be a folder holding the web app's files (index.html and the rest), got \"\(path)\".")
+        }
+        return URL(fileURLWithPath: path, isDirectory: true)
+    }
+}

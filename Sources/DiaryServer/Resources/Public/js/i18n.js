@@ -45,6 +45,8 @@ const strings = {
     moreFailed: 'Could not load more entries.',
     actionsFor: (title) => `Actions for “${title}”`,
     locationNeeded: 'Weather needs your location.',
+    updateReady: 'A new version of the diary is ready.',
+    updateReload: 'Reload for the new version',
     // The providers' own words are English; these name each kind of weather.
     conditions: {
       clear: 'Clear', clouds: 'Clouds', rain: 'Rain', drizzle: 'Drizzle',
@@ -94,6 +96,8 @@ const strings = {
     moreFailed: '일기를 더 불러오지 못했어요.',
     actionsFor: (title) => `“${title}” 작업`,
     locationNeeded: '날씨를 기록하려면 위치 권한이 필요해요.',
+    updateReady: '일기장의 새 버전이 준비됐어요.',
+    updateReload: '새 버전으로 다시 불러오기',
     conditions: {
       clear: '맑음', clouds: '흐림', rain: '비', drizzle: '이슬비',
       snow: '눈', thunderstorm: '뇌우', mist: '안개',

@@ -7,9 +7,16 @@ import { h, toast } from './dom.js';
 import { lang, t } from './i18n.js';
 import { showEditor, watchViewport } from './editor.js';
 import { showList } from './list.js';
+import { watchForUpdates } from './update.js';
+import { weatherRecorded } from './weather.js';
 
 document.documentElement.lang = lang;
 document.title = t.appName;
+// Installed on a home screen, the app is named in the page's language: a manifest holds one
+// name, so there is one manifest per language, chosen by the rule that chose the strings.
+document.querySelector('meta[name="apple-mobile-web-app-title"]').content = t.appName;
+document.head.append(h('link', { rel: 'manifest', href: lang === 'ko' ? 'manifest.ko.webmanifest' : 'manifest.webmanifest' }));
+watchForUpdates();
 document.getElementById('notices').setAttribute('aria-label', t.notices);
 
 // A failed save is said in the page without blocking the writer, and
@@ -131,6 +138,7 @@ async function ensureSession(root, session) {
 function begin(session) {
   locked = false;
   user = session.user.name;
+  weatherRecorded(session.weather === true);
   autosave.drafts.setOwner(user);
   autosave.resume();
   if (!started) return start();

@@ -14,6 +14,19 @@ import { lang, t } from './i18n.js';
 
 const OPTIONS = { enableHighAccuracy: false, maximumAge: 600000, timeout: 8000 };
 const NOTICE_KEY = 'diary.locationNotice';
+const RECORDED_KEY = 'diary.weather';
+
+// Whether the server records weather (the session says; not with `diary serve --weather off`).
+// Kept in the browser for a start while offline; until it is known, no location is asked for.
+let recorded = (() => {
+  try { return localStorage.getItem(RECORDED_KEY) === 'on'; } catch { return false; }
+})();
+
+/** The session's word on weather: with it off, nothing asks for the location. */
+export function weatherRecorded(on) {
+  recorded = on;
+  try { localStorage.setItem(RECORDED_KEY, on ? 'on' : 'off'); } catch {}
+}
 
 const lookups = new Map(); // entry id -> {place, failed, taken}
 let noticeShown = false; // in this page; localStorage remembers it across visits
@@ -22,7 +35,7 @@ const round = (x) => Math.round(x * 100) / 100;
 
 /** Starts finding where the writer is, once, for the new entry `id`. Never waits. */
 export function locate(id) {
-  if (lookups.has(id)) return;
+  if (!recorded || lookups.has(id)) return;
   const lookup = { place: null, failed: false, taken: false };
   lookups.set(id, lookup);
   const failed = () => {

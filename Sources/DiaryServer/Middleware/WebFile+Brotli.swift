@@ -1,0 +1,22 @@
+import CBrotli
+import Foundation
+import NIOCore
+
+extension WebFile {
+    /// `data` compressed with Brotli, or `nil` if that fails.
+    ///
+    /// Every browser asks for `br` (over HTTPS, and from 127.0.0.1), and the web app's scripts
+    /// and styles come out a sixth smaller than with gzip at its best: 3.6 KB of a first visit's
+    /// 28. The files are compressed once, as the server starts. Quality 10 rather than the best,
+    /// 11: all the files take 55 ms instead of 175, for 3 % more bytes (servers start often in tests).
+    static func brotli(_ data: Data) -> ByteBuffer? {
+        guard !data.isEmpty else { return nil }
+        var size = BrotliEncoderMaxCompressedSize(data.count)
+        var output = [UInt8](repeating: 0, count: size)
+        let done = data.withUnsafeBytes { input in
+            BrotliEncoderCompress(10, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_TEXT, data.count,
+                                  input.bindMemory(to: UInt8.self).baseAddress, &size, &output)
+        }
+        return done == BROTLI_TRUE ? ByteBuffer(bytes: output[..<size]) : nil
+    }
+}
