@@ -42,8 +42,25 @@ struct CommandLineWeatherTests {
 
             let failing = environment.merging(["DIARY_OPEN_METEO_URL": base + "/error500"]) { $1 }
             let unlucky = try await Self.diary(["new", "Indoors", "--location", "37.5665,126.978"], environment: failing)
-            #expect(unlucky.contains("without weather"))
+            #expect(unlucky.hasPrefix("Saved "))
+            #expect(unlucky.contains("No weather: the provider answered HTTP 500."))
             #expect(try await Self.diary(["list"], environment: environment).contains("Indoors"))
+        }
+    }
+
+    @Test("new --location keeps the writer waiting at most a moment when the provider hangs")
+    func hangingProvider() async throws {
+        try await FakeWeatherServer.withServer { base in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-cli-weather-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let environment = ["DIARY_DATABASE": folder.appendingPathComponent("d.sqlite").path, "DIARY_OPEN_METEO_URL": base + "/hang"]
+            let started = ContinuousClock.now
+            let saved = try await Self.diary(["new", "Train", "--location", "37.5665,126.978"], environment: environment)
+            // The provider's own timeout is 4 s; the command gives up on it well before.
+            #expect(ContinuousClock.now - started < .seconds(3.5))
+            #expect(saved.hasPrefix("Saved "))
+            #expect(saved.contains("No weather: the provider did not answer within 1.5 seconds."))
+            #expect(try await Self.diary(["list"], environment: environment).contains("Train"))
         }
     }
 }
