@@ -97,6 +97,8 @@ let package = Package(
                 "DiaryServer",
                 "DiaryWeather",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // To tell a port in use (EADDRINUSE) from other failures to listen.
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // A bare Hummingbird route answering a constant: the benchmarks' physical limit.

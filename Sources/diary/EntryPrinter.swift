@@ -7,11 +7,12 @@ struct EntryPrinter {
     /// The time of day in the reader's language and zone: "21:30", "9:30 PM", "오후 9:30".
     private let clock: DateFormatter
 
-    /// Whether standard output is a terminal: then control characters in the text are shown
-    /// (`TerminalText`), never sent. Piped output stays byte for byte what was saved.
-    let terminal: Bool
+    /// Standard output: at a terminal, control characters in the text are shown (`TerminalText`),
+    /// never sent, lines fit its width, and ids and dates are dimmed. Piped output stays byte for
+    /// byte what was saved.
+    let terminal: Terminal
 
-    init(terminal: Bool = isatty(STDOUT_FILENO) == 1) {
+    init(terminal: Terminal = .standardOutput()) {
         self.terminal = terminal
         clock = DateFormatter()
         clock.locale = dates.locale
@@ -32,7 +33,12 @@ struct EntryPrinter {
         let more = (detail ?? entry.excerpt).trimmingCharacters(in: .whitespaces)
         if !more.isEmpty { text += text.isEmpty ? more : " — " + more }
         let weather = entry.weather.map { $0.condition.emoji + " " } ?? ""
-        return shown("\(id)  \(dates.string(from: entry.createdAt)) \(time(of: entry.createdAt))  \(weather)\(String(text.prefix(120)))")
+        let head = shown("\(id)  \(dates.string(from: entry.createdAt)) \(time(of: entry.createdAt))")
+        // Piped, a line keeps 120 characters of text; at a terminal it fits the width instead.
+        var line = head + "  " + shown(weather + (terminal.width == nil ? String(text.prefix(120)) : text))
+        if let width = terminal.width { line = DisplayWidth.fit(line, to: width) }
+        guard terminal.colour, line.hasPrefix(head) else { return line }
+        return terminal.dim(head) + line.dropFirst(head.count)
     }
 
     /// The whole entry: title, date, id, then the body.
@@ -48,12 +54,18 @@ struct EntryPrinter {
         if entry.isInTrash { meta += " · in the trash" }
         lines.append(meta)
         if !entry.body.isBlank { lines.append(""); lines.append(entry.body) }
-        return shown(lines.joined(separator: "\n"))
+        var shownLines = lines.map(shown)
+        if terminal.colour {
+            if !entry.title.isBlank { shownLines[0] = terminal.bold(shownLines[0]) }
+            let meta = entry.title.isBlank ? 0 : 1
+            shownLines[meta] = terminal.dim(shownLines[meta])
+        }
+        return shownLines.joined(separator: "\n")
     }
 
     /// `text` as it may be written to standard output: made visible for a terminal, else as it is.
     func shown(_ text: String) -> String {
-        terminal ? TerminalText.visible(text) : text
+        terminal.isTerminal ? TerminalText.visible(text) : text
     }
 
     static func json<T: Encodable>(_ value: T) throws -> String {

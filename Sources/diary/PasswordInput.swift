@@ -4,7 +4,11 @@ import Foundation
 enum PasswordInput {
     static func read(prompt: String, confirm: Bool) throws -> String {
         guard isatty(STDIN_FILENO) == 1 else {
-            let line = readLine(strippingNewline: true) ?? ""
+            // Piped: the first line. None at all (an empty pipe, /dev/null) is said as such, not
+            // taken for a password that is too short.
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                throw SettingError("No password came on standard input: pipe it in as the first line (printf '%s\\n' \"$PASSWORD\" | diary user …), or run the command at a terminal to type it.")
+            }
             return line
         }
         let first = try readHidden(prompt)

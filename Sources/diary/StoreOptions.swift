@@ -4,16 +4,15 @@ import DiaryBackends
 import DiaryServer
 import Foundation
 
-/// The options every command shares: which database, and whose diary in it.
-struct StoreOptions: ParsableArguments {
+/// Which database: the options of every command. The commands that act on one person's diary
+/// add `--user` (`StoreOptions`); those that act on the whole installation (`serve`, `backup`,
+/// `user`) offer only these.
+struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The diary's database: a file, or a postgres:// URL (default: $DIARY_DATABASE, then $XDG_DATA_HOME/diary/diary.sqlite).", valueName: "path or URL"))
     var database: String?
 
     @Option(name: .long, help: ArgumentHelp("A file whose first line is PostgreSQL's password (default: $DIARY_DATABASE_PASSWORD_FILE, then PGPASSWORD, then PGPASSFILE or ~/.pgpass).", valueName: "path"))
     var databasePasswordFile: String?
-
-    @Option(name: .long, help: ArgumentHelp("Whose diary to use (default: $DIARY_USER, or the only user there is).", valueName: "name"))
-    var user: String?
 
     /// Flag, then environment, then the XDG default: resolved here and nowhere else.
     func databasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -44,6 +43,22 @@ struct StoreOptions: ParsableArguments {
     func accounts(of storage: any Storage, settingPasswords: Bool = false) throws -> Accounts {
         let cost = settingPasswords ? try PasswordSettings.bcryptCost(environment: ProcessInfo.processInfo.environment) : 12
         return storage.accounts(passwords: BcryptPasswords(cost: cost))
+    }
+}
+
+/// The options of the commands that act on one person's diary: which database, and whose diary.
+struct StoreOptions: ParsableArguments {
+    @OptionGroup var place: DatabaseOptions
+
+    @Option(name: .long, help: ArgumentHelp("Whose diary to use (default: $DIARY_USER, or the only user there is).", valueName: "name"))
+    var user: String?
+
+    func openStorage(for use: Backends.Use = .command) async throws -> any Storage {
+        try await place.openStorage(for: use)
+    }
+
+    func accounts(of storage: any Storage, settingPasswords: Bool = false) throws -> Accounts {
+        try place.accounts(of: storage, settingPasswords: settingPasswords)
     }
 
     /// The diary the entry commands act on: the chosen user's, or, before any account exists,

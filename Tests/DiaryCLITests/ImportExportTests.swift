@@ -64,4 +64,26 @@ struct ImportExportTests {
         #expect(markdown.contains("## Rain\n"))
         #expect(markdown.contains("All day."))
     }
+
+    @Test("Markdown export gives the date and time in the writer's zone and language, and a body never starts another entry")
+    func markdownForReaders() throws {
+        let diary = try DiaryProcess()
+        try diary.run(["new", "--date", "2024-05-01 21:30", "--title", "Notes",
+                       "--body", "# Not a heading\nA line\n---\n===\n  ## indented\n***\n#hashtag stays\n- a list item stays"],
+                      environment: ["TZ": "Asia/Seoul"])
+        try diary.run(["new", "--date", "2024-05-02 08:00", "--body", "No title"], environment: ["TZ": "Asia/Seoul"])
+        let english = try diary.run(["export", "--format", "markdown"], environment: ["TZ": "Asia/Seoul"]).output
+        #expect(english.contains("*May 1, 2024 9:30"), "\(english)")
+        #expect(english.contains("<!-- 2024-05-01T12:30:00.000Z -->"))
+        #expect(english.contains("## Untitled\n"))
+        // Only the headings Diary writes start a line with #.
+        let headings = english.split(separator: "\n").filter { $0.hasPrefix("# ") || $0.hasPrefix("## ") }
+        #expect(headings == ["# Diary", "## Notes", "## Untitled"], "\(headings)")
+        for escaped in ["\\# Not a heading", "\\---", "\\===", "  \\## indented", "\\***", "#hashtag stays", "- a list item stays"] {
+            #expect(english.contains("\n\(escaped)\n"), "\(escaped) in \(english)")
+        }
+        let korean = try diary.run(["export", "--format", "markdown"], language: "ko_KR.UTF-8", environment: ["TZ": "Asia/Seoul"]).output
+        #expect(korean.contains("*2024년 5월 1일 오후 9:30*"), "\(korean)")
+        #expect(korean.contains("## 제목 없음\n"))
+    }
 }

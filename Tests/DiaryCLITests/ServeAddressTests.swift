@@ -42,3 +42,47 @@ struct ServeAddressTests {
         #expect(status != "421" && status != "000", "got: \(status)")
     }
 }
+
+@Suite("Clear errors on the command line", .serialized)
+struct ClearErrorTests {
+    @Test("A port out of range, or one another program holds, is named with what to do")
+    func ports() throws {
+        let diary = try DiaryProcess()
+        let outOfRange = try diary.run(["serve", "--port", "99999", "--weather", "off"])
+        #expect(outOfRange.status == 64)
+        #expect(outOfRange.error.contains("--port must be from 0 to 65535"))
+
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: DiaryProcess.binary)
+        first.arguments = ["serve", "--port", "0", "--weather", "off"]
+        first.environment = diary.environment()
+        let output = Pipe()
+        first.standardOutput = output
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        defer { first.terminate(); first.waitUntilExit() }
+        var said = ""
+        while said.firstMatch(of: /127\.0\.0\.1:(\d+)\//) == nil {
+            let more = output.fileHandleForReading.availableData
+            if more.isEmpty { break }
+            said += String(decoding: more, as: UTF8.self)
+        }
+        let port = try #require(said.firstMatch(of: /127\.0\.0\.1:(\d+)\//)?.1, "got: \(said)")
+        let second = try diary.run(["serve", "--port", String(port), "--weather", "off"])
+        #expect(second.status != 0)
+        #expect(second.error.contains("Port \(port) on 127.0.0.1 is taken by another program"), "\(second.error)")
+        #expect(second.error.contains("--port 0"))
+    }
+
+    @Test("No password on a pipe says so; backup offers no --user")
+    func passwordAndBackup() throws {
+        let diary = try DiaryProcess()
+        let none = try diary.run(["user", "add", "bob"], input: "")
+        #expect(none.status != 0)
+        #expect(none.error.contains("No password came on standard input"))
+        #expect(!(try diary.run(["backup", "--help"]).output.contains("--user")))
+        #expect(try diary.run(["list", "--help"]).output.contains("--user"))
+        let backup = try diary.run(["backup", diary.folder.appendingPathComponent("copy.sqlite").path])
+        #expect(backup.status == 0, "\(backup.error)")
+    }
+}

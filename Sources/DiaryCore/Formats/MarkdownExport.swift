@@ -1,14 +1,51 @@
 import Foundation
 
-/// A diary as Markdown: readable anywhere, one section per entry, oldest last like the list.
-public enum MarkdownExport {
+/// A diary as Markdown: readable anywhere, one section per entry, oldest first.
+///
+/// Each entry's moment is written in the reader's language and time zone, with the exact
+/// moment kept beside it in an HTML comment (hidden when the file is shown). Body lines that
+/// Markdown would read as a heading or a rule are escaped, so a body can never be mistaken for
+/// the start of another entry.
+public struct MarkdownExport {
     public static let header = "# Diary\n"
 
-    /// One entry: its title as a heading, its date and time in ISO form, then its body.
-    public static func section(for entry: Entry) -> String {
-        let title = entry.title.isBlank ? "Untitled" : entry.title
-        var text = "\n## \(title)\n\n*\(ISODate.string(from: entry.createdAt))*\n"
-        if !entry.body.isBlank { text += "\n\(entry.body.trimmingCharacters(in: .newlines))\n" }
+    let dates: LongDate
+    private let clock: DateFormatter
+
+    public init(dates: LongDate) {
+        self.dates = dates
+        clock = DateFormatter()
+        clock.locale = dates.locale
+        clock.timeZone = dates.timeZone
+        clock.dateStyle = .none
+        clock.timeStyle = .short
+    }
+
+    /// One entry: its title as a heading, when it was written, then its body.
+    public func section(for entry: Entry) -> String {
+        let title = entry.title.isBlank ? untitled : entry.title
+        let when = "\(dates.string(from: entry.createdAt)) \(clock.string(from: entry.createdAt))"
+        var text = "\n## \(title)\n\n*\(when)* <!-- \(ISODate.string(from: entry.createdAt)) -->\n"
+        if !entry.body.isBlank { text += "\n\(Self.escaped(entry.body.trimmingCharacters(in: .newlines)))\n" }
         return text
+    }
+
+    /// An entry without a title, in the reader's language.
+    var untitled: String { dates.locale.language.languageCode?.identifier == "ko" ? "제목 없음" : "Untitled" }
+
+    /// `body` with every line that would be a heading (`# …`, or the `===`/`---` under a line)
+    /// or a rule (`***`, `- - -`) escaped by a backslash before its first mark.
+    public static func escaped(_ body: String) -> String {
+        body.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let indent = line.prefix { $0 == " " }
+            guard indent.count <= 3, let mark = line.dropFirst(indent.count).first else { return String(line) }
+            let rest = line.dropFirst(indent.count)
+            let heading = mark == "#" && rest.prefix { $0 == "#" }.count <= 6
+                && (rest.drop { $0 == "#" }.first.map { $0 == " " || $0 == "\t" } ?? true)
+            let marks = rest.filter { $0 != " " && $0 != "\t" }
+            let underline = (mark == "=" || mark == "-") && marks.allSatisfy { $0 == mark } && rest.drop { $0 == mark }.allSatisfy { $0 == " " || $0 == "\t" }
+            let rule = "-*_".contains(mark) && marks.count >= 3 && marks.allSatisfy { $0 == mark }
+            return heading || underline || rule ? indent + "\\" + rest : String(line)
+        }.joined(separator: "\n")
     }
 }

@@ -7,7 +7,7 @@ struct BackupCommand: AsyncParsableCommand {
         abstract: "Copy the whole database (every account's diary) to a new file, safely, even while `diary serve` is writing to it.",
         discussion: "From PostgreSQL too: the new file is a diary file of one consistent moment, which any `diary` opens.")
 
-    @OptionGroup var options: StoreOptions
+    @OptionGroup var options: DatabaseOptions
 
     @Argument(help: "The new file to write (it must not exist).")
     var path: String

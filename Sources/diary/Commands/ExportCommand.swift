@@ -61,6 +61,7 @@ struct ExportCommand: AsyncParsableCommand {
         buffer.reserveCapacity(4 << 20)
         buffer.append(contentsOf: (format == .json ? ExportFile.header : MarkdownExport.header).utf8)
         let writer = EntryJSONWriter()
+        let markdown = MarkdownExport(dates: LongDate(environment: ProcessInfo.processInfo.environment))
         var batch = try await store.export(after: nil, limit: 1_000)
         var first = true
         while true {
@@ -73,7 +74,7 @@ struct ExportCommand: AsyncParsableCommand {
                     if !first { buffer.append(contentsOf: ExportFile.separator.utf8) }
                     writer.append(entry, to: &buffer)
                 case .markdown:
-                    buffer.append(contentsOf: MarkdownExport.section(for: entry).utf8)
+                    buffer.append(contentsOf: markdown.section(for: entry).utf8)
                 }
                 first = false
             }

@@ -15,6 +15,9 @@ struct ListCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON for scripts.")
     var json = false
 
+    @Flag(help: "Write straight to the terminal, without the pager ($PAGER, else less).")
+    var noPager = false
+
     func validate() throws {
         guard n >= 1 else { throw ValidationError("-n must be at least 1.") }
     }
@@ -34,7 +37,7 @@ struct ListCommand: AsyncParsableCommand {
             print("The diary is empty. Write the first entry with: diary new \"Title\" --body \"…\"")
         } else {
             let printer = EntryPrinter()
-            for entry in entries { print(printer.line(entry)) }
+            Pager.show(entries.map { printer.line($0) + "\n" }.joined(), on: printer.terminal, paging: !noPager)
         }
     }
 }

@@ -19,6 +19,9 @@ struct SearchCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON for scripts.")
     var json = false
 
+    @Flag(help: "Write straight to the terminal, without the pager ($PAGER, else less).")
+    var noPager = false
+
     func validate() throws {
         guard !query.joined().isBlank else { throw ValidationError("Give a word to search for.") }
         do { _ = try SearchQuery(query.joined(separator: " ")) } catch { throw ValidationError(error.description) }
@@ -32,7 +35,7 @@ struct SearchCommand: AsyncParsableCommand {
             print(try EntryPrinter.json(hits.map { SearchResult(entry: $0.entry, snippet: $0.snippet) }))
         } else {
             let printer = EntryPrinter()
-            for hit in hits { print(printer.line(hit.entry, detail: hit.snippet)) }
+            Pager.show(hits.map { printer.line($0.entry, detail: $0.snippet) + "\n" }.joined(), on: printer.terminal, paging: !noPager)
         }
         // As grep does: a note on standard error and status 1, so a script can tell.
         if hits.isEmpty {

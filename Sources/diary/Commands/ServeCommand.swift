@@ -4,13 +4,15 @@ import DiaryServer
 import DiaryWeather
 import Hummingbird
 import Logging
+import NIOCore
+import DiaryCore
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the web app and its JSON API. Stops cleanly on Ctrl-C (SIGINT) or SIGTERM.")
 
-    @OptionGroup var options: StoreOptions
+    @OptionGroup var options: DatabaseOptions
 
     @Option(help: "The address to listen on. 127.0.0.1 keeps the diary to this computer; any other needs --host-name.")
     var host = "127.0.0.1"
@@ -45,6 +47,9 @@ struct ServeCommand: AsyncParsableCommand {
     var weather: String?
 
     func run() async throws {
+        guard (0...65_535).contains(port) else {
+            throw ValidationError("--port must be from 0 to 65535 (0 picks a free one), got \(port).")
+        }
         guard (1...3_600).contains(headerTimeout) else {
             throw ValidationError("--header-timeout must be from 1 to 3600 seconds, got \(headerTimeout).")
         }
@@ -80,6 +85,18 @@ struct ServeCommand: AsyncParsableCommand {
         let shown = ServedHosts.isWildcard(host) ? names.first ?? "127.0.0.1" : ServedHosts.urlHost(host) ?? host
         let others = ServedHosts.isWildcard(host) ? names.dropFirst().filter { $0 != shown } : []
         let location = storage.location
+        do {
+            try await serveDiary(storage: storage, settings: settings, logger: logger, shown: shown, others: Array(others),
+                                 location: location, setupCode: setupCode)
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw ServeError.portInUse(host: host, port: port)
+        } catch let error as IOError where error.errnoCode == EACCES && port < 1_024 {
+            throw ServeError.portNeedsPrivilege(port: port)
+        }
+    }
+
+    private func serveDiary(storage: any Storage, settings: ServerSettings, logger: Logger, shown: String, others: [String],
+                            location: String, setupCode: SetupCode?) async throws {
         try await serve(storage: storage, settings: settings, logger: logger) { port in
             // Written straight to the file descriptor: a pipe would otherwise hold it in a buffer.
             FileHandle.standardOutput.write(Data("Diary is at http://\(shown):\(port)/ (database: \(location)). Press Ctrl-C to stop.\n".utf8))
@@ -94,6 +111,20 @@ struct ServeCommand: AsyncParsableCommand {
 
                     """.utf8))
             }
+        }
+    }
+}
+
+enum ServeError: Error, CustomStringConvertible {
+    case portInUse(host: String, port: Int)
+    case portNeedsPrivilege(port: Int)
+
+    var description: String {
+        switch self {
+        case .portInUse(let host, let port):
+            "Port \(port) on \(host) is taken by another program (another diary serve?): choose another with --port, or --port 0 for any free one."
+        case .portNeedsPrivilege(let port):
+            "Port \(port) is below 1024, which only root may use here: choose --port 8080, or one above 1023."
         }
     }
 }

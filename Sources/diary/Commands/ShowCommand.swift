@@ -12,10 +12,18 @@ struct ShowCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON for scripts.")
     var json = false
 
+    @Flag(help: "Write straight to the terminal, without the pager ($PAGER, else less).")
+    var noPager = false
+
     func run() async throws {
         let store = try await options.openDiary()
         let found = try await EntryReference.resolve(id, in: store)
         guard let entry = try await store.entry(id: found) else { throw EntryError.notFound(id) }
-        print(json ? try EntryPrinter.json(entry) : EntryPrinter().full(entry))
+        if json {
+            print(try EntryPrinter.json(entry))
+        } else {
+            let printer = EntryPrinter()
+            Pager.show(printer.full(entry) + "\n", on: printer.terminal, paging: !noPager)
+        }
     }
 }

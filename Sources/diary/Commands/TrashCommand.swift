@@ -13,6 +13,9 @@ struct TrashCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON for scripts.")
     var json = false
 
+    @Flag(help: "Write straight to the terminal, without the pager ($PAGER, else less).")
+    var noPager = false
+
     func validate() throws {
         guard n >= 1 else { throw ValidationError("-n must be at least 1.") }
     }
@@ -26,7 +29,7 @@ struct TrashCommand: AsyncParsableCommand {
             print("The trash is empty.")
         } else {
             let printer = EntryPrinter()
-            for entry in page.entries { print(printer.line(entry)) }
+            Pager.show(page.entries.map { printer.line($0) + "\n" }.joined(), on: printer.terminal, paging: !noPager)
         }
     }
 }

@@ -14,7 +14,7 @@ struct UserCommand: AsyncParsableCommand {
             abstract: "Add an account. The password is read from the terminal without echo, or from standard input.",
             discussion: "The first account adopts every entry written before it, with the command line for instance.")
 
-        @OptionGroup var options: StoreOptions
+        @OptionGroup var options: DatabaseOptions
         @Argument(help: "The account's name: letters, digits, dots, dashes or underscores.")
         var name: String
 
@@ -33,7 +33,7 @@ struct UserCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "passwd", abstract: "Change an account's password, and end every session and access token of it.")
 
-        @OptionGroup var options: StoreOptions
+        @OptionGroup var options: DatabaseOptions
         @Argument(help: "The account's name.")
         var name: String
 
@@ -54,7 +54,7 @@ struct UserCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the accounts.")
 
-        @OptionGroup var options: StoreOptions
+        @OptionGroup var options: DatabaseOptions
 
         func run() async throws {
             let users = try await options.accounts(of: try await options.openStorage()).users()
