@@ -4,8 +4,6 @@ import Foundation
 /// How entries look in a terminal, and as JSON for scripts.
 struct EntryPrinter {
     let dates = LongDate(environment: ProcessInfo.processInfo.environment)
-    /// The time of day in the reader's language and zone: "21:30", "9:30 PM", "오후 9:30".
-    private let clock: DateFormatter
 
     /// Standard output: at a terminal, control characters in the text are shown (`TerminalText`),
     /// never sent, lines fit its width, and ids and dates are dimmed. Piped output stays byte for
@@ -14,14 +12,9 @@ struct EntryPrinter {
 
     init(terminal: Terminal = .standardOutput()) {
         self.terminal = terminal
-        clock = DateFormatter()
-        clock.locale = dates.locale
-        clock.timeZone = dates.timeZone
-        clock.dateStyle = .none
-        clock.timeStyle = .short
     }
 
-    func time(of date: Date) -> String { clock.string(from: date) }
+    func time(of date: Date) -> String { dates.time(of: date) }
 
     /// Short ids are unique enough to type, and any unique prefix is accepted.
     static let shortIDLength = 8

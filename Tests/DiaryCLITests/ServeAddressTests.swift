@@ -6,23 +6,10 @@ struct ServeAddressTests {
     @Test("On 0.0.0.0 it prints the first --host-name, which the server answers for, and lists the others")
     func wildcardPrintsHostName() throws {
         let diary = try DiaryProcess()
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: DiaryProcess.binary)
-        server.arguments = ["serve", "--host", "0.0.0.0", "--port", "0", "--weather", "off",
-                            "--host-name", "192.0.2.2", "--host-name", "Diary.Example"]
-        server.environment = diary.environment()
-        let output = Pipe()
-        server.standardOutput = output
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        let (server, said) = try Self.start(diary, ["--host", "0.0.0.0", "--port", "0", "--weather", "off",
+                                                     "--host-name", "192.0.2.2", "--host-name", "Diary.Example"],
+                                            until: { $0.contains("one-time code") })  // written after the addresses
         defer { server.terminate(); server.waitUntilExit() }
-        var said = ""
-        // The setup code (the diary has no account) is written after the addresses.
-        while !said.contains("one-time code") {
-            let more = output.fileHandleForReading.availableData
-            if more.isEmpty { break }
-            said += String(decoding: more, as: UTF8.self)
-        }
 
         let printed = try #require(said.firstMatch(of: /Diary is at http:\/\/([^\/]+)\//)?.1, "got: \(said)")
         let port = try #require(printed.split(separator: ":").last)
@@ -41,6 +28,26 @@ struct ServeAddressTests {
         curl.waitUntilExit()
         #expect(status != "421" && status != "000", "got: \(status)")
     }
+
+    /// `diary serve ARGUMENTS` started on `diary`'s database, and what it said on standard output
+    /// by the time `said` holds what `until` waits for (or it stopped saying anything).
+    static func start(_ diary: DiaryProcess, _ arguments: [String], until: (String) -> Bool) throws -> (Process, String) {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: DiaryProcess.binary)
+        server.arguments = ["serve"] + arguments
+        server.environment = diary.environment()
+        let output = Pipe()
+        server.standardOutput = output
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        var said = ""
+        while !until(said) {
+            let more = output.fileHandleForReading.availableData
+            if more.isEmpty { break }
+            said += String(decoding: more, as: UTF8.self)
+        }
+        return (server, said)
+    }
 }
 
 @Suite("Clear errors on the command line", .serialized)
@@ -52,21 +59,9 @@ struct ClearErrorTests {
         #expect(outOfRange.status == 64)
         #expect(outOfRange.error.contains("--port must be from 0 to 65535"))
 
-        let first = Process()
-        first.executableURL = URL(fileURLWithPath: DiaryProcess.binary)
-        first.arguments = ["serve", "--port", "0", "--weather", "off"]
-        first.environment = diary.environment()
-        let output = Pipe()
-        first.standardOutput = output
-        first.standardError = FileHandle.nullDevice
-        try first.run()
+        let (first, said) = try ServeAddressTests.start(diary, ["--port", "0", "--weather", "off"],
+                                                         until: { $0.firstMatch(of: /127\.0\.0\.1:(\d+)\//) != nil })
         defer { first.terminate(); first.waitUntilExit() }
-        var said = ""
-        while said.firstMatch(of: /127\.0\.0\.1:(\d+)\//) == nil {
-            let more = output.fileHandleForReading.availableData
-            if more.isEmpty { break }
-            said += String(decoding: more, as: UTF8.self)
-        }
         let port = try #require(said.firstMatch(of: /127\.0\.0\.1:(\d+)\//)?.1, "got: \(said)")
         let second = try diary.run(["serve", "--port", String(port), "--weather", "off"])
         #expect(second.status != 0)

@@ -20,6 +20,11 @@ public struct LongDate: Sendable {
         self.init(locale: Locale(identifier: identifier), timeZone: timeZone)
     }
 
+    /// The time of day in the same language and zone: "9:30 PM", "오후 9:30", "21:30".
+    public func time(of date: Date) -> String {
+        date.formatted(Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, timeZone: timeZone))
+    }
+
     public func string(from date: Date) -> String {
         var style = Date.FormatStyle(date: .long, time: .omitted, locale: locale, timeZone: timeZone)
         var calendar = Calendar(identifier: .gregorian)

@@ -10,21 +10,15 @@ public struct MarkdownExport {
     public static let header = "# Diary\n"
 
     let dates: LongDate
-    private let clock: DateFormatter
 
     public init(dates: LongDate) {
         self.dates = dates
-        clock = DateFormatter()
-        clock.locale = dates.locale
-        clock.timeZone = dates.timeZone
-        clock.dateStyle = .none
-        clock.timeStyle = .short
     }
 
     /// One entry: its title as a heading, when it was written, then its body.
     public func section(for entry: Entry) -> String {
         let title = entry.title.isBlank ? untitled : entry.title
-        let when = "\(dates.string(from: entry.createdAt)) \(clock.string(from: entry.createdAt))"
+        let when = "\(dates.string(from: entry.createdAt)) \(dates.time(of: entry.createdAt))"
         var text = "\n## \(title)\n\n*\(when)* <!-- \(ISODate.string(from: entry.createdAt)) -->\n"
         if !entry.body.isBlank { text += "\n\(Self.escaped(entry.body.trimmingCharacters(in: .newlines)))\n" }
         return text
