@@ -19,8 +19,14 @@ struct PostgresPoolRenewalTests {
             host: address.host, port: address.port, username: address.user, password: address.password,
             database: address.database, tls: try PostgresDatabase.tls(for: address))
         let logger = Logger(label: "test")
-        // The direct try finds PostgreSQL away: the pool is made anew even with a connection in use.
-        let pool = PostgresPool(logger: logger, probe: { .away }, makeClient: {
+        // The direct try finds PostgreSQL away (the pool is made anew even with a connection in
+        // use), but only once the request holds its connection: until then a try waits, so that
+        // the pool's own watch (a slow first connection on a loaded machine) changes nothing.
+        let renew = Atomic<Bool>(false)
+        let pool = PostgresPool(logger: logger, probe: {
+            while !renew.load(ordering: .relaxed) { try? await Task.sleep(for: .milliseconds(20)) }
+            return .away
+        }, makeClient: {
             PostgresClient(configuration: configuration, backgroundLogger: logger)
         })
         defer { pool.close() }
@@ -31,8 +37,13 @@ struct PostgresPoolRenewalTests {
                 let answer = try await pool.lease(from: first, Ticket()) { connection in
                     // A second without any other request served: the pool may be suspected stuck.
                     try await Task.sleep(for: .milliseconds(1100))
-                    pool.missed()
-                    while pool.current.generation == first.generation { try await Task.sleep(for: .milliseconds(20)) }
+                    renew.store(true, ordering: .relaxed)
+                    // A try begun before this request had its connection changes nothing; the next does.
+                    let until = ContinuousClock.now + .seconds(10)
+                    while pool.current.generation == first.generation && ContinuousClock.now < until {
+                        pool.missed()
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
                     return try await connection.query("SELECT 1", logger: logger).collect().count
                 }
                 done.withLock { $0 = "answered \(answer) row" }
@@ -41,7 +52,7 @@ struct PostgresPoolRenewalTests {
             }
         }
         // Not awaited: without the fix the request never ends, and this test must.
-        let deadline = ContinuousClock.now + .seconds(15)
+        let deadline = ContinuousClock.now + .seconds(20)
         while done.withLock({ $0 }) == nil && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(pool.current.generation == first.generation + 1)
         #expect(done.withLock { $0 } == "answered 1 row")
