@@ -11,15 +11,16 @@ import Synchronization
 /// when requests wait and none has been handed a connection for a second; then one direct
 /// connection is tried, and the pool is made anew if it is stuck or PostgreSQL is away (`renew`;
 /// not when it is merely busy): PostgreSQL back, the fresh pool connects at once; still away,
-/// closing the old pool answers the requests waiting on it or holding its dead connections,
-/// and while the direct tries fail, new requests are refused at once (`isAway`) so clients hear
-/// 503 without waiting. A request that waited on a pool made anew waits on the new one.
+/// closing the old pool answers the requests waiting on it (those already working on one of its
+/// connections finish, or fail on it, first: `PoolRun`), and while the direct tries fail, new
+/// requests are refused at once (`isAway`) so clients hear 503 without waiting. A request that
+/// waited on a pool made anew waits on the new one.
 final class PostgresPool: Sendable {
     /// The pool in use, and how many times the pool has been made anew before it.
     struct Current: Sendable {
         let client: PostgresClient
         let generation: Int
-        fileprivate let task: Task<Void, Never>
+        fileprivate let run: PoolRun
     }
 
     private struct State {
@@ -76,7 +77,7 @@ final class PostgresPool: Sendable {
     }
 
     private static func start(_ client: PostgresClient, generation: Int) -> Current {
-        Current(client: client, generation: generation, task: Task.detached { await client.run() })
+        Current(client: client, generation: generation, run: PoolRun(client))
     }
 
     /// The pool requests use now.
@@ -96,6 +97,10 @@ final class PostgresPool: Sendable {
         waiting.add(1, ordering: .relaxed)
         do {
             return try await pool.client.withConnection { [self] connection in
+                // A connection of a pool made anew meanwhile: its work is not begun (the ticket is
+                // not taken), and `PostgresDatabase.leasing` waits on the new pool instead.
+                guard pool.run.hold() else { throw PoolRenewed() }
+                defer { pool.run.release() }
                 guard ticket.take() else { throw PoolRenewed() }
                 waiting.subtract(1, ordering: .relaxed)
                 inUse.add(1, ordering: .relaxed)
@@ -157,11 +162,12 @@ final class PostgresPool: Sendable {
     /// connections of the pool are in use (a pool busy with long work, not a stuck one). Reached
     /// with none in use, the stuck pool is closed and made anew; its waiting requests wait on the
     /// new one (`PostgresDatabase.leasing`). Away (or full with none in use), the pool is closed
-    /// and made anew too: its requests fail at once, in use or waiting (their connections are
-    /// gone with the server), and new ones are refused at once for a while.
+    /// and made anew too: its waiting requests fail at once, those in use fail on their
+    /// connections (gone with the server) before the old pool stops (`PoolRun`), and new ones
+    /// are refused at once for a while.
     private func renew(after found: Probe, triedAt: ContinuousClock.Instant) {
         let busy = inUse.load(ordering: .relaxed) > 0
-        let (old, wasAway): (Task<Void, Never>?, Bool) = state.withLock { state in
+        let (old, wasAway): (PoolRun?, Bool) = state.withLock { state in
             state.probing = false
             let wasAway = state.unreachableSince != nil
             guard !state.closed, lastLeased < triedAt else { return (nil, wasAway) }
@@ -170,12 +176,12 @@ final class PostgresPool: Sendable {
             case .reached: state.unreachableSince = nil
             case .refused, .away: state.unreachableSince = .now
             }
-            let old = state.current.task
+            let old = state.current.run
             state.current = Self.start(makeClient(), generation: state.current.generation + 1)
             return (old, wasAway)
         }
         guard let old else { return }
-        old.cancel()
+        old.retire()
         switch found {
         case .away where !wasAway, .refused where !wasAway:
             logger.error("PostgreSQL cannot be reached: requests are answered 503 until it answers again")
@@ -189,20 +195,20 @@ final class PostgresPool: Sendable {
     /// Returns when the pool is closed (`close()`).
     func untilClosed() async {
         while true {
-            let (task, closed) = state.withLock { ($0.current.task, $0.closed) }
+            let (task, closed) = state.withLock { ($0.current.run.task, $0.closed) }
             if closed { return }
             await task.value  // ends when its pool is closed, or replaced by a renewal
-            if state.withLock({ $0.current.task == task && !$0.closed }) { return }  // ended by itself
+            if state.withLock({ $0.current.run.task == task && !$0.closed }) { return }  // ended by itself
         }
     }
 
     /// Closes every pool's connections; no new pool is made after.
     func close() {
-        let task = state.withLock { state in
+        let run = state.withLock { state in
             state.closed = true
-            return state.current.task
+            return state.current.run
         }
-        task.cancel()
+        run.retire()
     }
 }
 
