@@ -118,6 +118,12 @@ def test_logging_out_says_it_is_saving_while_a_slow_save_is_on_its_way(pages, se
     page.route("**/api/v1/entries**", hold)
     write(page, w, "Slow connection", "These words are on their way.")
     expect(page.get_by_role("button", name=w["account"])).to_be_visible()
+    # The save may go out a moment after the list shows (a busy machine): waited for in the page,
+    # where Playwright runs the route handler that holds it.
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
     assert held, "the save did not start"
 
     log_out(page, w)
