@@ -15,7 +15,12 @@ enum EntryReference {
     /// The entry `reference` names in `store`'s diary (or its trash).
     static func resolve(_ reference: String, in store: Diary, trash: Bool = false) async throws -> UUID {
         if reference.isBlank { throw ReferenceError.empty }
-        guard let place = recentPlace(reference) else { return try await store.resolve(reference) }
+        guard let place = recentPlace(reference) else {
+            // "-0" or a number too large to count: named as it was typed, not as the parser got it.
+            if reference.hasPrefix(recentMark) { throw EntryError.notFound("-" + reference.dropFirst()) }
+            return try await store.resolve(reference)
+        }
+        if place > Diary.largestPage { throw ReferenceError.tooFar(place) }
         let page = trash ? try await store.trash(after: nil, limit: place) : try await store.list(after: nil, limit: place)
         guard page.entries.count >= place else { throw ReferenceError.tooFew(asked: place, there: page.entries.count, trash: trash) }
         return page.entries[place - 1].id
@@ -32,6 +37,7 @@ enum EntryReference {
 enum ReferenceError: Error, CustomStringConvertible {
     case empty
     case tooFew(asked: Int, there: Int, trash: Bool)
+    case tooFar(Int)
 
     var description: String {
         switch self {
@@ -43,6 +49,8 @@ enum ReferenceError: Error, CustomStringConvertible {
             case (0, true): "The trash is empty."
             default: "-\(asked) is past the end: the \(trash ? "trash" : "diary") has \(there) \(there == 1 ? "entry" : "entries")."
             }
+        case .tooFar(let place):
+            "-\(place) is further back than the newest \(Diary.largestPage) entries: name it by its id (diary list -n shows ids)."
         }
     }
 }

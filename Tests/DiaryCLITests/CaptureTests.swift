@@ -85,6 +85,8 @@ struct CaptureTests {
         let past = try diary.run(["show", "-9"])
         #expect(past.status != 0)
         #expect(past.error.contains("-9 is past the end: the diary has 3 entries"))
+        #expect(try diary.run(["show", "-0"]).error.contains("-0"))
+        #expect(try diary.run(["show", "-20000"]).error.contains("further back than the newest 10000 entries"))
         let empty = try diary.run(["show", ""])
         #expect(empty.status != 0)
         #expect(empty.error.contains("An empty id names no entry"))
