@@ -64,6 +64,9 @@ struct CaptureTests {
         #expect(wrong.status == 64)
         #expect(wrong.error.contains("--date \"someday\" is not a date"))
         #expect(wrong.error.contains("yesterday 21:30"))
+        let far = try diary.run(["new", "--date", "9999-12-31 23:59", "x"], environment: ["TZ": "America/New_York"])
+        #expect(far.status == 64)
+        #expect(far.error.contains("falls outside the years an entry may have (1 to 9999)"))
     }
 
     @Test("last and -1, -2, … name the newest entries wherever an id is asked for")

@@ -41,6 +41,10 @@ struct NewCommand: AsyncParsableCommand {
             throw ValidationError("--location must be a latitude and a longitude, as in --location 37.57,126.98.")
         }
         if let date, WrittenDate.parse(date) == nil {
+            // Read in UTC it is a date: in this time zone it falls outside years 1 to 9999.
+            if WrittenDate.parse(date, timeZone: TimeZone(identifier: "UTC")!) != nil {
+                throw ValidationError("--date \"\(date)\" falls outside the years an entry may have (1 to 9999) in this time zone.")
+            }
             throw ValidationError("--date \"\(date)\" is not a date Diary reads: give one such as \(WrittenDate.forms).")
         }
     }
