@@ -91,9 +91,7 @@ def test_logging_out_sends_what_waits_in_the_browser_first(pages, server):
     block_saves(page, blocked)
     pages.allow_errors(r"net::ERR_INTERNET_DISCONNECTED")
     page.goto("/")
-    # Paused a moment after the page's own clock reads now: a fixed time could already be past
-    # when loading the page took a while (a busy machine), and pausing then fails.
-    page.clock.pause_at(page.evaluate("Date.now()") + 2000)
+    page.clock.pause_at(datetime.datetime(2024, 5, 1, 12, 0, 1, tzinfo=datetime.timezone.utc))
     write(page, WORDS["en-US"], "Written on the train", "The connection came and went.")
     expect(page.get_by_text("Not saved yet.", exact=False)).to_be_visible()
     assert server.entries() == []
