@@ -94,6 +94,10 @@ def diary_env(extra: Optional[dict] = None) -> dict:
     developer's DIARY_DATABASE must never be touched), and a quick bcrypt, since tests log in often."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DIARY_")}
     env["DIARY_BCRYPT_COST"] = "4"
+    # The one setting passed on: a folder of web files to serve instead of the binary's own, so
+    # the browser tests can try a change to the web app without building the binary again.
+    if os.environ.get("DIARY_WEB_ROOT"):
+        env["DIARY_WEB_ROOT"] = os.environ["DIARY_WEB_ROOT"]
     env.update(extra or {})
     return env
 
