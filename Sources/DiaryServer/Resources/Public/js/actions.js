@@ -4,6 +4,7 @@
 // Undo after.
 
 import * as api from './api.js';
+import { forgetEntry } from './device.js';
 import { confirmAction, toast } from './dom.js';
 import { formatDate, t } from './i18n.js';
 
@@ -19,6 +20,7 @@ export async function deleteEntry(id, { onDeleted, onRestored } = {}) {
     toast(error.status ? error.message : t.loadFailed);
     return false;
   }
+  forgetEntry(id); // the list offline does not show it any more
   onDeleted?.();
   offerUndo(id, t.movedToTrash, onRestored);
   return true;

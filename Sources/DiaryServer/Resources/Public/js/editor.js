@@ -5,6 +5,7 @@
 import * as api from './api.js';
 import { deleteEntry, shareEntry } from './actions.js';
 import * as autosave from './autosave.js';
+import { getEntry } from './device.js';
 import { chooseAction, h, iconButton, iconLink, toast } from './dom.js';
 import { formatDate, t } from './i18n.js';
 import { refresh } from './main.js';
@@ -128,6 +129,7 @@ export function showEditor(root, existingId) {
   autosave.events.addEventListener('saved', onSaved);
 
   async function load() {
+    await autosave.ready; // this tab's drafts, and those of tabs that are gone
     const draft = autosave.drafts.get(id);
     if (!existingId || draft?.base === null) {
       // New, or written here but not yet on the server.
@@ -147,7 +149,8 @@ export function showEditor(root, existingId) {
       title.readOnly = body.readOnly = true;
     }
     try {
-      const entry = await api.getEntry(id);
+      // Offline, the device's copy of an entry seen before (device.js).
+      const entry = await getEntry(id);
       autosave.known(id, entry.version);
       showDate(entry.createdAt);
       showWeather(entry);

@@ -5,6 +5,7 @@
 import * as api from './api.js';
 import { deleteEntry, shareEntry } from './actions.js';
 import * as autosave from './autosave.js';
+import * as device from './device.js';
 import { chooseAction, h, highlight, icon, iconButton, iconLink, toast } from './dom.js';
 import { formatDate, t } from './i18n.js';
 import { refresh } from './main.js';
@@ -25,6 +26,10 @@ autosave.events.addEventListener('saved', update);
 autosave.events.addEventListener('replaced', update);
 autosave.events.addEventListener('trashed', (e) => {
   last.entries = last.entries.filter((old) => old.id !== e.detail.id);
+});
+// Sent: the row on show no longer says it waits.
+autosave.events.addEventListener('saved', (e) => {
+  for (const mark of document.querySelectorAll(`.row[data-id="${e.detail.id}"] .waiting`)) mark.remove();
 });
 
 /**
@@ -54,12 +59,29 @@ export function showList(root, { offline = false, user = null } = {}) {
 
   if (offline) {
     // What was written here and not sent yet comes first, and opens in the editor as usual;
-    // the rest of the diary comes with the server.
-    entries.append(...kept());
+    // then the entries kept on this device (device.js); the rest comes with the server.
     entries.after(notice);
-    notice.replaceChildren(h('p', {}, t.listOffline));
-    if (autosave.drafts.othersWaiting()) notice.append(h('p', {}, t.keptForWriter));
-    notice.hidden = false;
+    autosave.ready.then(() => {
+      if (!main.isConnected) return;
+      const drafted = kept();
+      entries.append(...drafted);
+      const shown = new Set(drafted.map((li) => li.dataset.id));
+      stopPaging = paged(entries, {
+        fetchPage: async (cursor) => {
+          const page = await device.keptPage(cursor);
+          return { ...page, entries: page.entries.filter((entry) => !shown.has(entry.id)) };
+        },
+        renderRow: (entry) => row(withDraft(entry), context),
+        // Sending is held until the server answers; reading the device's copy is not.
+        evenHeld: true,
+        onFirst: (page) => {
+          if (page.entries.length) return;
+          notice.replaceChildren(h('p', {}, t.listOffline));
+          if (autosave.drafts.othersWaiting()) notice.append(h('p', {}, t.keptForWriter));
+          notice.hidden = false;
+        },
+      });
+    });
   } else {
     // Let a save started as the writer left the editor land first, so the
     // list shows what they just wrote.
@@ -67,11 +89,13 @@ export function showList(root, { offline = false, user = null } = {}) {
       if (!main.isConnected) return;
       stopPaging = paged(entries, {
         fetchPage: async (cursor) => {
-          const page = await api.listEntries(cursor);
+          // Offline, the device's copy (device.js), under the note that it may be old.
+          const page = await device.listEntries(cursor, user);
+          if (page.kept && !cursor && main.isConnected) staleNote(entries);
           last = { user, entries: cursor ? [...last.entries, ...page.entries] : page.entries };
           return page;
         },
-        renderRow: (entry) => row(entry, context),
+        renderRow: (entry) => row(withDraft(entry), context),
         onFirst: (page) => page.entries.length || showEmpty(notice),
         onError: () => showLast(entries, user, context) || showError(notice),
       });
@@ -127,7 +151,7 @@ function header(offline, user) {
 function row(entry, context, snippet) {
   const title = entry.title.trim();
   const mark = (text) => (context.query ? highlight(text, context.query) : text);
-  const li = h('li', { class: 'row' });
+  const li = h('li', { class: 'row', 'data-id': entry.id });
   const share = async () => {
     context.swipe.close();
     try {
@@ -167,6 +191,7 @@ function rowLink(entry, mark, snippet) {
   return h('a', { class: 'row-link', href: `#/entry/${entry.id}` },
     h('span', { class: title ? 'row-title' : 'row-title untitled' }, title ? mark(title) : t.untitled),
     h('span', { class: 'row-meta' },
+      entry.waiting ? waitingMark() : null,
       h('time', { datetime: entry.createdAt }, formatDate(entry.createdAt)),
       weatherIcon(entry.weather),
       snippet == null ? h('span', { class: 'row-excerpt' }, entry.excerpt) : null),
@@ -176,25 +201,28 @@ function rowLink(entry, mark, snippet) {
 
 /** Rows for the drafts kept in this browser, newest first; only the link, as Share and Delete need the server. */
 function kept() {
-  const { drafts } = autosave;
-  return drafts.ids().map((id) => drafts.get(id))
-    .filter((draft) => !drafts.isBlank(draft.title, draft.body))
+  return [...autosave.drafts.waiting().values()]
     .sort((a, b) => b.created.localeCompare(a.created))
     .map(({ id, title, body, created }) => {
-      const entry = { id, title, createdAt: created, excerpt: excerptOf(body) };
-      return h('li', { class: 'row' }, h('div', { class: 'row-main' }, rowLink(entry, (text) => text)));
+      const entry = { id, title, createdAt: created, excerpt: device.excerptOf(body), waiting: true };
+      return h('li', { class: 'row', 'data-id': id }, h('div', { class: 'row-main' }, rowLink(entry, (text) => text)));
     });
+}
+
+/** The row's entry as its writer left it: words not sent yet show, marked as waiting. */
+function withDraft(entry) {
+  const draft = autosave.drafts.waiting().get(entry.id);
+  return draft ? { ...edited(entry, draft), waiting: true } : entry;
+}
+
+/** Says that the row's words wait in this browser to be sent (the outbox). */
+function waitingMark() {
+  return h('span', { class: 'waiting', title: t.waiting }, icon('waiting'), h('span', { class: 'waiting-text' }, t.waiting));
 }
 
 /** A row's entry with a newer title and body, as the server would list it. */
 function edited(entry, { title, body }) {
-  return { ...entry, title, excerpt: excerptOf(body) };
-}
-
-/** The first line of the body that is not blank, at most 200 characters, as the server's Excerpt. */
-function excerptOf(body) {
-  const line = body.split(/[\r\n]/).map((l) => l.trimStart()).find(Boolean) ?? '';
-  return [...line].slice(0, 200).join('').trimEnd();
+  return { ...entry, title, excerpt: device.excerptOf(body) };
 }
 
 function showEmpty(notice) {
@@ -218,14 +246,15 @@ function showEmpty(notice) {
  */
 function showLast(entries, user, context) {
   if (last.user !== user || !last.entries.length) return false;
+  staleNote(entries);
+  entries.append(...last.entries.map((entry) => row(withDraft(entry), context)));
+  return true;
+}
+
+function staleNote(entries) {
   entries.before(h('p', { class: 'offline-note stale-note', role: 'status' },
     h('span', {}, t.listStale),
     h('button', { type: 'button', onclick: refresh }, t.tryAgain)));
-  entries.append(...last.entries.map((entry) => {
-    const draft = autosave.drafts.get(entry.id);
-    return row(draft ? edited(entry, draft) : entry, context);
-  }));
-  return true;
 }
 
 function showError(notice) {
@@ -239,12 +268,13 @@ function showError(notice) {
 // Loads the next page when the end of a list comes near.
 
 /**
- * fetchPage(cursor) -> {entries, nextCursor}; renderRow(entry) -> <li>.
+ * fetchPage(cursor) -> {entries, nextCursor}; renderRow(entry) -> <li>. `evenHeld`: pages come
+ * while sending is held too (the device's copy, offline at start).
  * onFirst(page) runs after the first page (for the empty state), onError(error) if the first
  * page fails. A later page that fails is said at the end of the list, where it would have come,
  * with a way to try again; the rows shown stay.
  */
-export function paged(list, { fetchPage, renderRow, onFirst, onError }) {
+export function paged(list, { fetchPage, renderRow, onFirst, onError, evenHeld = false }) {
   let cursor = null;
   let first = true;
   let loading = false;
@@ -266,7 +296,7 @@ export function paged(list, { fetchPage, renderRow, onFirst, onError }) {
 
   async function more() {
     // Held: its writer is logging out, or has (the next login draws the list again).
-    if (loading || done || autosave.isHeld()) return;
+    if (loading || done || (autosave.isHeld() && !evenHeld)) return;
     loading = true;
     try {
       const page = await fetchPage(cursor);
