@@ -24,7 +24,7 @@ const CACHE = PREFIX + RELEASE.version;
 // would download it a second time.)
 const START = ['', 'app.css', 'js/main.js', 'js/actions.js', 'js/api.js',
   'js/autosave.js', 'js/device.js', 'js/dom.js', 'js/editor.js', 'js/i18n.js', 'js/list.js',
-  'js/update.js', 'js/weather.js'];
+  'js/outbox.js', 'js/update.js', 'js/weather.js'];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(START.map((path) => keep(cache, path)))));

@@ -141,7 +141,7 @@ async function logOut() {
   }
   api.setCsrfToken(null);
   const user = device.writer();
-  autosave.drafts.forgetWriter(user);
+  await autosave.drafts.forgetWriter(user);
   await device.forgetWriter(user);
   device.loggedOut();
   // The session is over, as if it had ended elsewhere: main.js brings the login form.

@@ -8,6 +8,7 @@
 
 import * as api from './api.js';
 import * as device from './device.js';
+import * as outbox from './outbox.js';
 import { takePlace } from './weather.js';
 
 export const events = new EventTarget();
@@ -258,10 +259,10 @@ document.addEventListener('visibilitychange', () => {
 });
 
 // -- Drafts -----------------------------------------------------------------------------------
-// Text the server has not acknowledged yet, kept in localStorage so that a failed save, a closed
-// tab or a reload loses nothing: this browser's outbox. localStorage, not IndexedDB, because it is
-// written at once: the words typed just before the tab closes are on disk before it has gone.
-// One record per entry and tab:
+// Text the server has not acknowledged yet, kept so that a failed save, a closed tab or a reload
+// loses nothing: in localStorage, written at once (the words typed just before the tab closes
+// are on disk before it has gone), and in the IndexedDB outbox (outbox.js), which holds what
+// localStorage cannot. One record per entry and tab:
 // {id, tab, title, body, base: version it was edited from (null: not created yet),
 //  created, left: writer has left it, sent: hashes of texts sent unacknowledged,
 //  location: the rounded place the first POST sent (null: none; absent: not tried yet)}
@@ -327,6 +328,7 @@ export const drafts = {
     if (draft.owner && draft.owner !== owner) return;
     draft = { ...draft, tab, owner: draft.owner ?? owner };
     memory.set(draft.id, draft);
+    outbox.put(keyOf(draft.id), draft);
     try {
       localStorage.setItem(keyOf(draft.id), JSON.stringify(draft));
     } catch {}
@@ -339,6 +341,7 @@ export const drafts = {
 
   remove(id) {
     memory.delete(id);
+    outbox.remove(keyOf(id));
     try {
       localStorage.removeItem(keyOf(id));
     } catch {}
@@ -374,6 +377,7 @@ export const drafts = {
       if (draft && (!draft.owner || draft.owner === owner)) localStorage.removeItem(key);
     }
     memory.clear();
+    return outbox.forgetWriter(owner);
   },
 
   isBlank: (title, body) => !title.trim() && !body.trim(),
@@ -448,6 +452,8 @@ async function adoptOrphans() {
         localStorage.setItem(keyOf(id), JSON.stringify({ ...draft, tab }));
         localStorage.removeItem(key);
       } catch {}
+      outbox.remove(key);
+      outbox.put(keyOf(id), { ...draft, tab });
     }
   };
   // One tab at a time, so two tabs starting together do not both take the same draft.
@@ -455,5 +461,20 @@ async function adoptOrphans() {
   else await take();
 }
 
+/**
+ * Puts back the drafts the outbox holds and localStorage lost (it was full, or cleared): this
+ * tab's own into memory when localStorage still refuses them.
+ */
+async function restore() {
+  for (const { key, ...draft } of await outbox.all()) {
+    if (readKey(key)) continue;
+    try {
+      localStorage.setItem(key, JSON.stringify(draft));
+    } catch {
+      if (draft.tab === tab && !memory.has(draft.id)) memory.set(draft.id, draft);
+    }
+  }
+}
+
 /** Resolves once this tab has its id and has taken over the drafts of tabs that are gone. */
-export const ready = holdTab().then(adoptOrphans).catch(() => {});
+export const ready = holdTab().then(restore).then(adoptOrphans).catch(() => {});

@@ -201,12 +201,15 @@ export async function count(user = current) {
 
 let opening = null;
 
-function open() {
+/** The diary's IndexedDB database: the entries kept, and the outbox (outbox.js). */
+export function open() {
   opening ??= new Promise((resolve, reject) => {
     const request = indexedDB.open(NAME, 1);
     request.onupgradeneeded = () => {
       const store = request.result.createObjectStore(ENTRIES, { keyPath: ['user', 'id'] });
       store.createIndex(NEWEST, ['user', 'createdAt', 'id']);
+      // The outbox: one draft per tab and entry, keyed as in localStorage (autosave.js).
+      request.result.createObjectStore('outbox', { keyPath: 'key' });
     };
     request.onsuccess = () => {
       // Another tab's newer version of the app needs the database: let it have it.
