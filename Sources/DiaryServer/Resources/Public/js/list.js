@@ -87,16 +87,20 @@ export function showList(root, { offline = false, user = null } = {}) {
     // list shows what they just wrote.
     autosave.settled().then(() => {
       if (!main.isConnected) return;
+      // New entries still waiting to be sent are not on the server yet: they come first.
+      const drafted = kept(true);
+      entries.append(...drafted);
+      const shown = new Set(drafted.map((li) => li.dataset.id));
       stopPaging = paged(entries, {
         fetchPage: async (cursor) => {
           // Offline, the device's copy (device.js), under the note that it may be old.
           const page = await device.listEntries(cursor, user);
           if (page.kept && !cursor && main.isConnected) staleNote(entries);
           last = { user, entries: cursor ? [...last.entries, ...page.entries] : page.entries };
-          return page;
+          return { ...page, entries: page.entries.filter((entry) => !shown.has(entry.id)) };
         },
         renderRow: (entry) => row(withDraft(entry), context),
-        onFirst: (page) => page.entries.length || showEmpty(notice),
+        onFirst: (page) => page.entries.length || drafted.length || showEmpty(notice),
         onError: () => showLast(entries, user, context) || showError(notice),
       });
     });
@@ -199,9 +203,13 @@ function rowLink(entry, mark, snippet) {
     snippet == null ? null : h('span', { class: 'row-snippet' }, mark(snippet)));
 }
 
-/** Rows for the drafts kept in this browser, newest first; only the link, as Share and Delete need the server. */
-function kept() {
+/**
+ * Rows for the drafts kept in this browser (`onlyNew`: of entries not on the server yet), newest
+ * first; only the link, as Share and Delete need the server.
+ */
+function kept(onlyNew = false) {
   return [...autosave.drafts.waiting().values()]
+    .filter((draft) => !onlyNew || draft.base == null)
     .sort((a, b) => b.created.localeCompare(a.created))
     .map(({ id, title, body, created }) => {
       const entry = { id, title, createdAt: created, excerpt: device.excerptOf(body), waiting: true };
