@@ -13,11 +13,11 @@ WORDS = {
     "en-US": {"account": "Account", "menu": "Logged in as tester", "log_out": "Log out", "cancel": "Cancel",
               "unsent": "Some changes are not saved yet. Logging out deletes them from this device. Log out anyway?", "log_in": "Log in", "name": "Name",
               "password": "Password", "title": "Title", "body": "Write here", "back": "Back to the list",
-              "sending": "Saving your changes before logging out…"},
+              "sending": "Saving your changes before logging out…", "empty": "Your diary is empty."},
     "ko-KR": {"account": "계정", "menu": "tester 계정으로 로그인했어요", "log_out": "로그아웃", "cancel": "취소",
               "unsent": "아직 저장하지 못한 글이 있어요. 로그아웃하면 이 기기에서 지워져요. 그래도 로그아웃할까요?", "log_in": "로그인", "name": "이름",
               "password": "비밀번호", "title": "일기 제목", "body": "일기 내용", "back": "목록으로",
-              "sending": "로그아웃하기 전에 쓴 글을 저장하고 있어요…"},
+              "sending": "로그아웃하기 전에 쓴 글을 저장하고 있어요…", "empty": "아직 쓴 일기가 없어요."},
 }
 
 
@@ -145,7 +145,9 @@ def test_text_that_cannot_be_sent_is_asked_about_and_logging_out_anyway_deletes_
     block_saves(page, blocked)
     pages.allow_errors(r"net::ERR_INTERNET_DISCONNECTED")
     write(page, w, "Not sent yet", "Every word of this must survive.")
-    expect(page.locator(".row-title")).to_have_count(0)
+    # The list shows it waiting to be sent.
+    expect(page.locator(".row-title")).to_have_text(["Not sent yet"])
+    expect(page.locator(".row .waiting")).to_have_count(1)
 
     # Asked first; Cancel stays logged in.
     log_out(page, w)
@@ -167,6 +169,7 @@ def test_text_that_cannot_be_sent_is_asked_about_and_logging_out_anyway_deletes_
     blocked["on"] = False
     log_in(page, w)
     expect(page.get_by_role("button", name=w["account"])).to_be_visible()
+    expect(page.get_by_text(w["empty"])).to_be_visible()
     expect(page.locator(".row-title")).to_have_count(0)
     assert server.entries() == []
 

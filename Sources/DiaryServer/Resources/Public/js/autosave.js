@@ -438,11 +438,7 @@ async function holdTab() {
  * which are gone: the drafts from before tabs had ids are taken, and each tab sends its own.
  */
 async function adoptOrphans() {
-  const alive = new Set();
-  if (navigator.locks) {
-    const { held = [] } = await navigator.locks.query().catch(() => ({}));
-    for (const lock of held) if (lock.name?.startsWith(TAB_LOCK)) alive.add(lock.name.slice(TAB_LOCK.length));
-  }
+  const alive = await aliveTabs();
   const take = async () => {
     for (const { key, tab: of, id } of stored()) {
       if (of === tab || (of && (alive.has(of) || !navigator.locks))) continue;
@@ -461,13 +457,24 @@ async function adoptOrphans() {
   else await take();
 }
 
+/** The ids of the tabs open now (each holds its lock); empty without Web Locks. */
+async function aliveTabs() {
+  const alive = new Set();
+  if (!navigator.locks) return alive;
+  const { held = [] } = await navigator.locks.query().catch(() => ({}));
+  for (const lock of held) if (lock.name?.startsWith(TAB_LOCK)) alive.add(lock.name.slice(TAB_LOCK.length));
+  return alive;
+}
+
 /**
  * Puts back the drafts the outbox holds and localStorage lost (it was full, or cleared): this
- * tab's own into memory when localStorage still refuses them.
+ * tab's own into memory when localStorage still refuses them. Another open tab's are its own
+ * business (one it has just sent may not have left the outbox yet).
  */
 async function restore() {
+  const alive = await aliveTabs();
   for (const { key, ...draft } of await outbox.all()) {
-    if (readKey(key)) continue;
+    if (readKey(key) || (draft.tab !== tab && alive.has(draft.tab))) continue;
     try {
       localStorage.setItem(key, JSON.stringify(draft));
     } catch {

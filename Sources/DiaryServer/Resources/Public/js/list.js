@@ -225,7 +225,7 @@ function withDraft(entry) {
 
 /** Says that the row's words wait in this browser to be sent (the outbox). */
 function waitingMark() {
-  return h('span', { class: 'waiting', title: t.waiting }, icon('waiting'), h('span', { class: 'waiting-text' }, t.waiting));
+  return h('span', { class: 'waiting' }, icon('waiting'), t.waiting);
 }
 
 /** A row's entry with a newer title and body, as the server would list it. */
