@@ -169,6 +169,24 @@ def test_the_device_keeps_the_newest_two_thousand_entries_of_each_writer(pages, 
     assert "Entry 5" in [e["row"]["title"] for e in entries]
 
 
+def test_entries_written_at_the_same_moment_at_a_pages_edge_stay_on_the_device(pages, server):
+    # The server orders such entries by a sequence the device does not know: one of them may be
+    # on the next page, so a page's stretch never lets go of entries at its edges.
+    page = pages.open("/")
+    expect(page.get_by_role("link", name="New entry")).to_be_visible()
+    titles = page.evaluate("""async () => {
+      const device = await import('./js/device.js');
+      const row = (n, createdAt) => ({ id: `00000000-0000-4000-8000-00000000000${n}`, title: `Entry ${n}`,
+                                       excerpt: '', createdAt, version: 1, weather: null });
+      const same = '2020-12-22T10:00:00.000Z';
+      await device.keepRows([row(1, '2020-12-21T10:00:00.000Z'), row(2, same), row(3, same), row(4, '2020-12-23T10:00:00.000Z')]);
+      // The first page ends with entry 2 (the server put 3 on the next page); entry 4 was trashed.
+      await device.keepRows([row(2, same)], { upper: null, lower: same });
+      return (await device.keptPage(null)).entries.map((e) => e.title);
+    }""")
+    assert titles == ["Entry 3", "Entry 2", "Entry 1"]
+
+
 def test_an_entry_trashed_elsewhere_leaves_the_device_when_the_list_next_loads(pages, server):
     pages.allow_errors(OFFLINE_ERRORS)
     gone = server.create("Trashed on the laptop")

@@ -51,7 +51,7 @@ export function loggedOut() {
 // -- Reading through the device ----------------------------------------------------------------
 
 const DEVICE_CURSOR = 'device:';
-const ends = new Map(); // a server's cursor -> [createdAt, id] of the last row before it
+const ends = new Map(); // a server's cursor -> the createdAt of the last row before it
 
 /**
  * A page of `user`'s list, newest first: from the server (and kept), or, when the server cannot be
@@ -67,8 +67,8 @@ export async function listEntries(cursor, user = current, limit = 20) {
     // from the diary (trashed elsewhere, say).
     const upper = cursor ? ends.get(cursor) : null;
     const lower = page.nextCursor ? page.entries.at(-1) : null;
-    if (page.nextCursor && lower) ends.set(page.nextCursor, [lower.createdAt, lower.id]);
-    const covers = !cursor || upper ? { upper, lower: lower ? [lower.createdAt, lower.id] : null } : null;
+    if (page.nextCursor && lower) ends.set(page.nextCursor, lower.createdAt);
+    const covers = !cursor || upper ? { upper, lower: lower?.createdAt ?? null } : null;
     keepRows(page.entries, covers, user);
     return page;
   } catch (error) {
@@ -128,16 +128,19 @@ export async function keptPage(cursor, user = current, limit = 20) {
 
 /**
  * Keeps the list's rows; a whole entry kept before stays only if it is still the same version.
- * `covers` ({upper, lower}: [createdAt, id] or null for no end): the stretch of the list the rows
- * are all of; other entries kept in it are let go.
+ * `covers` ({upper, lower}: a createdAt, or null for no end): the stretch of the list the rows
+ * are all of; other entries kept in it are let go. Both ends are left out of the stretch: the
+ * server orders entries written at the same moment by a sequence the device does not know, so
+ * such entries at a page's edge may be on the next page.
  */
 export function keepRows(rows, covers = null, user = current) {
   if (user == null || (!rows.length && !covers)) return Promise.resolve();
   return change((store) => {
     if (covers) {
       const listed = new Set(rows.map((row) => row.id));
-      const range = IDBKeyRange.bound(covers.lower ? [user, ...covers.lower] : [user],
-        covers.upper ? [user, ...covers.upper] : [user, []], false, Boolean(covers.upper));
+      // ([user, t, []] sorts after every [user, t, id], and [user, t] before them.)
+      const range = IDBKeyRange.bound(covers.lower ? [user, covers.lower, []] : [user],
+        covers.upper ? [user, covers.upper] : [user, []], true, true);
       const stretch = store.index(NEWEST).openCursor(range);
       stretch.onsuccess = () => {
         const found = stretch.result;
