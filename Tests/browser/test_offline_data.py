@@ -3,6 +3,7 @@ a connection; what is written offline waits in the outbox, marked on the list, a
 server once when the connection is back; two tabs on one entry never write over each other
 unseen; logging out leaves nothing of the writer on the device."""
 
+import datetime
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,32 @@ def test_an_entry_written_offline_waits_in_the_outbox_and_reaches_the_server_onc
     expect(waiting(page, "Written on the train")).to_have_count(0)
     assert answered == [201]
     assert len(server.entries()) == 1
+
+
+@pytest.mark.parametrize("event", ["online", "visibilitychange"])
+def test_the_outbox_is_sent_on_the_online_event_and_when_the_app_is_looked_at_again(pages, server, event):
+    pages.allow_errors(OFFLINE_ERRORS)
+    page = pages.context().new_page()
+    page.clock.install()
+    page.route("**/api/v1/entries", lambda route: route.abort("internetdisconnected")
+               if route.request.method == "POST" else route.continue_())
+    page.goto("/")
+    expect(page.get_by_role("link", name="New entry")).to_be_visible()
+    # The page's time stands still from here: no retry timer sends anything, only the event.
+    now = datetime.datetime.fromtimestamp(page.evaluate("Date.now()") / 1000, datetime.timezone.utc)
+    page.clock.pause_at(now + datetime.timedelta(seconds=2))
+    page.get_by_role("link", name="New entry").click()
+    page.get_by_role("textbox", name="Title").fill("Sent on " + event)
+    page.get_by_role("link", name="Back to the list").click()
+    expect(waiting(page, "Sent on " + event)).to_be_visible()
+    assert server.entries() == []
+
+    # (Unrouted: a route's handler runs only while Python waits on the page, wait_for does not.)
+    page.unroute("**/api/v1/entries")
+    target = "window" if event == "online" else "document"
+    page.evaluate(f"{target}.dispatchEvent(new Event('{event}'))")
+    wait_for(lambda: [e["title"] for e in server.entries()] == ["Sent on " + event], message="the entry on the server")
+    expect(waiting(page, "Sent on " + event)).to_have_count(0)
 
 
 def test_an_edit_made_offline_is_sent_when_the_connection_is_back(pages, server):
