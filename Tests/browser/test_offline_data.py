@@ -163,18 +163,21 @@ def test_entries_seen_before_open_offline_after_a_reload(pages, server):
 
     context.set_offline(True)
     page.reload()
-    # The list from the device: newest first, every row seen, paged as online.
+    # The list from the device: newest first, every row seen, paged as online; only links (Share
+    # and Delete need the server).
     expect(page.locator(".row-title").first).to_have_text("Day 25")
+    expect(page.locator(".row-more")).to_have_count(0)
     page.locator(".row").last.scroll_into_view_if_needed()
     expect(page.locator(".row-title")).to_have_count(25)
     expect(page.locator(".row-title").last).to_have_text("Day 1")
     # An entry opened before opens with its text.
     page.get_by_role("link", name="Day 25").click()
     expect(page.get_by_role("textbox", name="일기 내용")).to_have_value("What happened on day 25.")
-    # One never opened here has only its row on the device: the editor says it cannot be had.
+    # One never opened here has only its row on the device: the editor says so.
     page.go_back()
     page.get_by_role("link", name="Day 24").click()
-    expect(page.get_by_text("일기장에 연결하지 못했어요. 연결을 확인해 주세요.")).to_be_visible()
+    expect(page.get_by_text("이 기기에서 아직 연 적이 없는 일기라서, 다시 연결되면 열 수 있어요.")).to_be_visible()
+    expect(page.get_by_role("textbox", name="일기 내용")).to_be_hidden()
 
 
 def test_the_device_keeps_the_newest_two_thousand_entries_of_each_writer(pages, server):

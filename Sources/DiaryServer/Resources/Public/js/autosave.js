@@ -84,6 +84,7 @@ export function save(id, opts = {}) {
 
 /** Resolves when no save is under way (the list waits so it shows new text). */
 export async function settled() {
+  await starting; // the drafts of tabs that are gone are taken over before they are sent
   for (const id of [...timers.keys()]) save(id);
   while (inflight.size) await Promise.allSettled([...inflight.values()]);
 }
@@ -247,8 +248,9 @@ export function forget(id) {
 }
 
 /** Sends what waits: this tab's drafts, and those of tabs that are gone (taken over first). */
+let starting = Promise.resolve();
 function sendWaiting() {
-  ready.then(adoptOrphans).then(() => held || saveAll());
+  starting = ready.then(adoptOrphans).then(() => held || saveAll());
 }
 
 // Back online, or back to the tab: send what waits without waiting for the retry timer (no

@@ -87,8 +87,9 @@ export async function getEntry(id) {
     return entry;
   } catch (error) {
     if (error.status !== 0) throw error;
-    const record = await read(ENTRIES, [current ?? '', id]).catch(() => null);
-    if (!record?.entry) throw error;
+    if (current == null) throw error; // no one's copy to read (logged out)
+    const record = await read(ENTRIES, [current, id]).catch(() => null);
+    if (!record?.entry) throw Object.assign(error, { notKept: true });
     return { ...record.entry, kept: true };
   }
 }

@@ -159,7 +159,7 @@ export function showEditor(root, existingId) {
       if (entry.deletedAt) showTrashed();
     } catch (error) {
       if (draft) return; // the retry loop is already sending it
-      showProblem(error.status === 404 ? t.notFound : t.loadFailed, error.status !== 404);
+      showProblem(error.status === 404 ? t.notFound : error.notKept ? t.notKept : t.loadFailed, error.status !== 404);
     }
     if (draft) autosave.save(id);
   }

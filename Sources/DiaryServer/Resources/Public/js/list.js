@@ -71,7 +71,7 @@ export function showList(root, { offline = false, user = null } = {}) {
           const page = await device.keptPage(cursor);
           return { ...page, entries: page.entries.filter((entry) => !shown.has(entry.id)) };
         },
-        renderRow: (entry) => row(withDraft(entry), context),
+        renderRow: (entry) => linkRow(withDraft(entry)),
         // Sending is held until the server answers; reading the device's copy is not.
         evenHeld: true,
         onFirst: (page) => {
@@ -211,10 +211,12 @@ function kept(onlyNew = false) {
   return [...autosave.drafts.waiting().values()]
     .filter((draft) => !onlyNew || draft.base == null)
     .sort((a, b) => b.created.localeCompare(a.created))
-    .map(({ id, title, body, created }) => {
-      const entry = { id, title, createdAt: created, excerpt: device.excerptOf(body), waiting: true };
-      return h('li', { class: 'row', 'data-id': id }, h('div', { class: 'row-main' }, rowLink(entry, (text) => text)));
-    });
+    .map(({ id, title, body, created }) => linkRow({ id, title, createdAt: created, excerpt: device.excerptOf(body), waiting: true }));
+}
+
+/** A row that only opens its entry: Share and Delete need the server. */
+function linkRow(entry) {
+  return h('li', { class: 'row', 'data-id': entry.id }, h('div', { class: 'row-main' }, rowLink(entry, (text) => text)));
 }
 
 /** The row's entry as its writer left it: words not sent yet show, marked as waiting. */
