@@ -135,6 +135,7 @@ def test_an_edit_made_offline_is_sent_when_the_connection_is_back(pages, server)
     page.get_by_role("link", name="Back to the list").click()
     expect(page.get_by_role("link", name="Packing list")).to_contain_text("Passport. Charger.")
     expect(waiting(page, "Packing list")).to_be_visible()
+    wait_for(lambda: len(device(page)["outbox"]) == 1, message="the edit in the outbox")  # (gathered for 0.1 s)
     [kept] = device(page)["outbox"]
     assert (kept["id"], kept["base"]) == (entry["id"], 1)
     assert server.entry(entry["id"])["body"] == "Passport."
