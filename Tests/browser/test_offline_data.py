@@ -326,8 +326,11 @@ def test_logging_out_clears_the_device_and_asks_first_about_unsent_words(pages, 
     assert device(page)["outbox"]  # nothing gone before the answer
     question.get_by_role("button", name="Log out").click()
     expect(page.get_by_role("button", name="Log in")).to_be_visible()
-    assert device(page) == {"entries": [], "outbox": []}
+    # The other tab, told, stops writing its draft back (its retries would, unstopped).
+    wait_for(lambda: device(page) == {"entries": [], "outbox": []}, message="the device to be cleared")
     assert page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('diary.draft.'))") == []
+    assert device(other) == {"entries": [], "outbox": []}
+    wait_for(lambda: other.evaluate("import('./js/autosave.js').then((m) => m.isHeld())"), message="the other tab to stop sending")
     assert server.entries()[0]["title"] == "Read on this phone" and len(server.entries()) == 1
 
 

@@ -144,6 +144,7 @@ async function logOut() {
   await autosave.drafts.forgetWriter(user);
   await device.forgetWriter(user);
   device.loggedOut();
+  autosave.loggedOutEverywhere(user);
   // The session is over, as if it had ended elsewhere: main.js brings the login form.
   api.sessionEvents.dispatchEvent(new Event('ended'));
 }

@@ -485,5 +485,26 @@ async function restore() {
   }
 }
 
+// -- Logging out, in every tab --------------------------------------------------------------------
+// The tab that logs out deletes the writer's drafts; another tab still open would write its own
+// back (a retry, a key typed) before it learns that the session has ended. It is told at once.
+
+const tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('diary.tabs') : null;
+
+/** Logged out in this tab: the other tabs stop sending and delete what they keep of `writer`. */
+export function loggedOutEverywhere(writer) {
+  tabs?.postMessage({ loggedOut: writer });
+}
+
+tabs?.addEventListener('message', (event) => {
+  const writer = event.data?.loggedOut;
+  if (writer === undefined) return;
+  hold();
+  for (const timer of timers.values()) clearTimeout(timer);
+  timers.clear();
+  device.loggedOut();
+  drafts.forgetWriter(writer);
+});
+
 /** Resolves once this tab has its id and has taken over the drafts of tabs that are gone. */
 export const ready = holdTab().then(restore).then(adoptOrphans).catch(() => {});
