@@ -129,8 +129,12 @@ export function showEditor(root, existingId) {
   autosave.events.addEventListener('saved', onSaved);
 
   async function load() {
-    await autosave.ready; // this tab's drafts, and those of tabs that are gone
+    // Nothing is typed into an entry's empty fields while this tab's drafts are still being
+    // read (its own, and those of tabs that are gone): it could be saved over the entry's words.
+    if (existingId) title.readOnly = body.readOnly = true;
+    await autosave.ready;
     const draft = autosave.drafts.get(id);
+    if (!existingId || draft) title.readOnly = body.readOnly = false;
     if (!existingId || draft?.base === null) {
       // New, or written here but not yet on the server.
       showDate(draft?.created ?? createdAt);
