@@ -57,11 +57,12 @@ struct PostgresEntryRow: Sendable {
         return nil
     }
 
-    /// Stores `entry` unless `owner`'s diary has one with its id; whether it did. With
+    /// Stores `entry` unless `owner`'s diary has one with its id; nil when it did not. With
     /// `counting`, the diary's change count moves in the same statement (atomic without a
-    /// transaction around it).
+    /// transaction around it), and is returned (else 0).
+    @discardableResult
     static func insert(_ entry: Entry, owner: UserID, counting: Bool = false, _ connection: PostgresConnection,
-                       _ logger: Logger) async throws -> Bool {
+                       _ logger: Logger) async throws -> Int64? {
         let words = SearchVector.of(title: entry.title, body: entry.body)
         var binds = PostgresBindings()
         binds.append(owner.rawValue)
@@ -86,17 +87,31 @@ struct PostgresEntryRow: Sendable {
             ON CONFLICT (owner_id, id) DO NOTHING
             RETURNING seq
             """
-        let query = PostgresQuery(unsafeSQL: counting ? ChangeCount.counting(insert, owner: "$1") : insert, binds: binds)
-        for try await _ in try await connection.query(query, logger: logger) { return true }
-        return false
+        guard counting else {
+            for try await _ in try await connection.query(PostgresQuery(unsafeSQL: insert, binds: binds), logger: logger) { return 0 }
+            return nil
+        }
+        let query = PostgresQuery(unsafeSQL: ChangeCount.counting(insert, owner: "$1"), binds: binds)
+        for try await count in try await connection.query(query, logger: logger).decode(Int64.self) { return count }
+        return nil
+    }
+
+    /// What `rewrite` did.
+    enum Rewrite {
+        /// Another write came first: nothing was written.
+        case lost
+        /// Nothing differed: nothing was written.
+        case unchanged
+        /// Written; the diary's change count is now this.
+        case written(changeCount: Int64)
     }
 
     /// Writes `entry` over the stored `row` in one statement, setting only the groups of columns
     /// that changed (new words only when the text changed, byte for byte), and only while the
-    /// row still has the version that was read (`UPDATE … WHERE version =`): `false` when
+    /// row still has the version that was read (`UPDATE … WHERE version =`): `.lost` when
     /// another write came first. The diary's change count moves in the same statement.
     static func rewrite(_ row: PostgresEntryRow, to entry: Entry, owner: UserID, _ connection: PostgresConnection,
-                        _ logger: Logger) async throws -> Bool {
+                        _ logger: Logger) async throws -> Rewrite {
         let old = row.entry
         var sets: [String] = [], binds = PostgresBindings()
         func set(_ column: String, _ value: some PostgresNonThrowingEncodable, cast: String = "") {
@@ -141,14 +156,14 @@ struct PostgresEntryRow: Sendable {
             }
         }
         if old.version != entry.version { set("version", Int64(entry.version)) }
-        guard !sets.isEmpty else { return true }
+        guard !sets.isEmpty else { return .unchanged }
         binds.append(row.sequence)
         binds.append(Int64(old.version))
         binds.append(owner.rawValue)
         let update = "UPDATE entry SET \(sets.joined(separator: ", ")) WHERE seq = $\(binds.count - 2) AND version = $\(binds.count - 1) RETURNING seq"
         let query = PostgresQuery(unsafeSQL: ChangeCount.counting(update, owner: "$\(binds.count)"), binds: binds)
-        for try await _ in try await connection.query(query, logger: logger) { return true }
-        return false
+        for try await count in try await connection.query(query, logger: logger).decode(Int64.self) { return .written(changeCount: count) }
+        return .lost
     }
 
     private static func appendWeather(_ weather: Weather?, to binds: inout PostgresBindings) {
@@ -165,20 +180,26 @@ struct PostgresEntryRow: Sendable {
 enum ChangeCount {
     /// `write` (an INSERT, UPDATE or DELETE … RETURNING) as one statement that also counts one
     /// change of the diary of `owner` (a parameter such as "$3") when it wrote a row; it returns
-    /// a row exactly then.
+    /// a row exactly then, holding the new count.
     static func counting(_ write: String, owner: String) -> String {
         """
         WITH written AS (\(write))
         INSERT INTO diary_change (owner_id, count) SELECT \(owner)::bigint, 1 FROM written LIMIT 1
         ON CONFLICT (owner_id) DO UPDATE SET count = diary_change.count + 1
-        RETURNING 1
+        RETURNING count
         """
     }
 
-    static func moved(_ owner: UserID, _ connection: PostgresConnection, _ logger: Logger) async throws {
-        try await connection.query("""
+    /// Counts one change of `owner`'s diary; its new count (to tell `ChangeFeed.wrote` once the
+    /// transaction it is part of has committed, not before).
+    @discardableResult
+    static func moved(_ owner: UserID, _ connection: PostgresConnection, _ logger: Logger) async throws -> Int64 {
+        let rows = try await connection.query("""
             INSERT INTO diary_change (owner_id, count) VALUES (\(owner.rawValue), 1)
             ON CONFLICT (owner_id) DO UPDATE SET count = diary_change.count + 1
+            RETURNING count
             """, logger: logger)
+        for try await count in rows.decode(Int64.self) { return count }
+        return 0
     }
 }
