@@ -23,7 +23,7 @@ const CACHE = PREFIX + RELEASE.version;
 // use. (Not even the page's icon: Chromium fetches it outside the page's cache, so the worker
 // would download it a second time.)
 const START = ['', 'app.css', 'js/main.js', 'js/actions.js', 'js/api.js',
-  'js/autosave.js', 'js/dom.js', 'js/editor.js', 'js/i18n.js', 'js/list.js', 'js/update.js',
+  'js/autosave.js', 'js/dom.js', 'js/editor.js', 'js/i18n.js', 'js/list.js', 'js/router.js', 'js/update.js',
   'js/weather.js'];
 
 self.addEventListener('install', (event) => {

@@ -7,7 +7,7 @@ import { deleteEntry, shareEntry } from './actions.js';
 import * as autosave from './autosave.js';
 import { chooseAction, h, iconButton, iconLink, toast } from './dom.js';
 import { formatDate, t } from './i18n.js';
-import { refresh } from './main.js';
+import { refresh } from './router.js';
 import { locate, weatherLine } from './weather.js';
 
 // The weather is attached by the server a moment after a new entry is saved.

@@ -7,7 +7,7 @@ import { deleteEntry, shareEntry } from './actions.js';
 import * as autosave from './autosave.js';
 import { chooseAction, h, highlight, icon, iconButton, iconLink, toast } from './dom.js';
 import { formatDate, t } from './i18n.js';
-import { refresh } from './main.js';
+import { refresh } from './router.js';
 import { weatherIcon } from './weather.js';
 
 const SEARCH_DELAY_MS = 250;

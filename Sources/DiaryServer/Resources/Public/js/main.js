@@ -3,10 +3,11 @@
 import * as autosave from './autosave.js';
 import { offerUndo } from './actions.js';
 import { getSession, sessionEvents, setCsrfToken } from './api.js';
-import { h, toast } from './dom.js';
+import { h } from './dom.js';
 import { lang, t } from './i18n.js';
 import { showEditor, watchViewport } from './editor.js';
 import { showList } from './list.js';
+import { refresh, route, startRouting } from './router.js';
 import { watchForUpdates } from './update.js';
 import { weatherRecorded } from './weather.js';
 
@@ -45,53 +46,21 @@ autosave.events.addEventListener('conflict', (e) => {
   import('./conflict.js').then((m) => m.showConflict(e.detail));
 });
 
-// Hash routes: #/ the list, #/new a new entry, #/entry/<id> an entry, #/trash.
-// Each screen draws itself into #app and returns a function that tears it down.
+// Each screen draws itself into #app and returns a function that tears it down (router.js).
 const app = document.getElementById('app');
-const routes = [];
-let teardown = null;
-let shown = null; // the hash of the screen drawn
-let serial = 0; // counts the screens asked for: only the last one asked is drawn
 let started = false;
 let locked = false; // the login form is on show: no screen of the diary is drawn behind it
 let user = null; // the name of who is logged in, for the account's menu
-const route = (pattern, show, later) => routes.push([pattern, show, later]);
 
 function start() {
   started = true;
-  addEventListener('hashchange', refresh);
-  refresh();
-}
-
-/**
- * Draws the current screen (again, e.g. after an Undo changed its data). The screens import it
- * from this module, which imports them: a function declaration is ready before any of them runs.
- */
-export function refresh() {
-  const hash = location.hash || '#/';
-  const found = routes.find(([pattern]) => pattern.test(hash));
-  if (!found) return location.replace('#/'); // an unknown route: go to the list
-  const [pattern, show, later] = found;
-  const args = hash.match(pattern).slice(1);
-  if (!later) return draw(hash, (root) => show(root, ...args));
-  // A screen whose module loads on demand: the screen on show stays until it has come, and
-  // stays usable if it cannot come (the connection dropped), with a note that says so.
-  const asked = ++serial;
-  later.load().then(
-    (module) => asked === serial && draw(hash, (root) => show(module, root, ...args)),
-    () => asked === serial && unreachable(hash, later.unreachable));
-}
-
-function draw(hash, show) {
-  if (locked) return; // drawn once someone has logged in
-  serial++; // a screen still loading is not wanted any more
-  teardown?.();
-  app.replaceChildren();
-  scrollTo(0, 0);
-  shown = hash;
-  teardown = show(app) ?? null;
-  if (offline) app.querySelector('.bar')?.after(offlineNote);
-  placeStatus();
+  startRouting(app, {
+    ready: () => !locked,
+    drawn: () => {
+      if (offline) app.querySelector('.bar')?.after(offlineNote);
+      placeStatus();
+    },
+  });
 }
 
 /**
@@ -102,15 +71,6 @@ function draw(hash, show) {
 function placeStatus() {
   const home = app.querySelector('.bar') ?? document.getElementById('notices');
   if (status.parentNode !== home) home.append(status);
-}
-
-/** Stays on the screen on show (or goes to the list) and says why the other did not open. */
-function unreachable(hash, message) {
-  // Without a hashchange, so the screen on show is not drawn again (and its data not fetched
-  // again, which would fail too); the link that was followed works again.
-  if (shown) history.replaceState(null, '', shown);
-  else location.replace('#/');
-  toast(message, { action: t.tryAgain, onAction: () => (location.hash = hash), duration: 10000 });
 }
 
 // The list and the editor come with the page, so a writer whose connection drops after it

@@ -4,7 +4,7 @@ import * as api from './api.js';
 import { confirmAction, h, iconLink, toast } from './dom.js';
 import { formatDate, lang, t } from './i18n.js';
 import { paged } from './list.js';
-import { refresh } from './main.js';
+import { refresh } from './router.js';
 
 // The trash's own words; those it shares with the other screens are in i18n.js.
 const words = {
