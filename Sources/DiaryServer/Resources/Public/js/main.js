@@ -7,7 +7,7 @@ import { h } from './dom.js';
 import { lang, t } from './i18n.js';
 import { showEditor, watchViewport } from './editor.js';
 import { showList } from './list.js';
-import { refresh, route, startRouting } from './router.js';
+import { LIST, PAGE, SCREEN, refresh, route, startRouting } from './router.js';
 import { watchForUpdates } from './update.js';
 import { weatherRecorded } from './weather.js';
 
@@ -60,6 +60,8 @@ function start() {
       if (offline) app.querySelector('.bar')?.after(offlineNote);
       placeStatus();
     },
+    // Beside the list on a wide screen, before an entry is chosen.
+    blank: (root) => root.append(h('main', { class: 'pane-blank' }, h('p', {}, t.chooseEntry))),
   });
 }
 
@@ -69,7 +71,8 @@ function start() {
  * Moved only when the bar is new, so a message being read out is not cut short.
  */
 function placeStatus() {
-  const home = app.querySelector('.bar') ?? document.getElementById('notices');
+  // Beside the list, an entry's own bar: the status is about what is written there.
+  const home = app.querySelector('.pane-page .bar') ?? app.querySelector('.bar') ?? document.getElementById('notices');
   if (status.parentNode !== home) home.append(status);
 }
 
@@ -77,10 +80,21 @@ function placeStatus() {
 // loaded can still open the editor and write (the text waits in the browser). The trash, the
 // login form, the account's menu and the conflict dialog need the server anyway: they load when
 // first needed.
-route(/^#\/?$/, (root) => showList(root, { offline, user }));
-route(/^#\/new$/, (root) => showEditor(root, null));
-route(/^#\/entry\/([0-9a-fA-F-]{36})$/, (root, id) => showEditor(root, id.toLowerCase()));
-route(/^#\/trash$/, (m, root) => m.showTrash(root), { load: () => import('./trash.js'), unreachable: t.trashOffline });
+// Routes: #/ the list, #/search?q=<words> the list's search, #/new a new entry,
+// #/entry/<id> an entry, #/trash.
+route(/^#\/?$/, LIST, (root) => showList(root, { offline, user }));
+route(/^#\/search\?q=([^&]*)$/, LIST, (root, q) => showList(root, { offline, user, query: decode(q) }));
+route(/^#\/new$/, PAGE, (root) => showEditor(root, null));
+route(/^#\/entry\/([0-9a-fA-F-]{36})$/, PAGE, (root, id) => showEditor(root, id.toLowerCase()));
+route(/^#\/trash$/, SCREEN, (m, root) => m.showTrash(root), { load: () => import('./trash.js'), unreachable: t.trashOffline });
+
+function decode(q) {
+  try {
+    return decodeURIComponent(q.replace(/\+/g, ' '));
+  } catch {
+    return q; // typed into the address bar with a stray %: the words as they are
+  }
+}
 
 /** Resolves once someone is logged in; the login or setup form loads only when needed. */
 async function ensureSession(root, session) {
@@ -104,7 +118,7 @@ function begin(session) {
   if (!started) return start();
   // Back from offline or from the login form: the screen is drawn again with the diary's data,
   // except an entry being written, which stays as it is (caret and all) while its text is sent.
-  if (!app.querySelector('.editor-screen .title-field:not([hidden])')) refresh();
+  refresh({ keepPage: Boolean(app.querySelector('.editor-screen .title-field:not([hidden])')) });
 }
 
 // -- Offline at start -------------------------------------------------------------------------
