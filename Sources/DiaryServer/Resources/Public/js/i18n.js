@@ -147,6 +147,8 @@ const formats = {
 
 /** The date in one of the forms above: 'full', 'time', 'month', 'day' or 'weekday'. */
 export function formatAs(form, iso) {
+  // The day alone, as a number: Korean's "22일" says its 일 again beside the weekday.
+  if (form === 'day') return formats.day.formatToParts(new Date(iso)).find((p) => p.type === 'day').value;
   return formats[form].format(new Date(iso));
 }
 

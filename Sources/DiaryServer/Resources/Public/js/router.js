@@ -84,7 +84,8 @@ export function back() {
 export function go(hash, { replace = false } = {}) {
   if (!replace) return void (location.hash = hash);
   history.replaceState({ ...history.state, diaryDepth: depth }, '', hash);
-  show();
+  // Told as if the address had changed by itself, to this router and to the screens that watch it.
+  dispatchEvent(new HashChangeEvent('hashchange'));
 }
 
 /**
