@@ -83,7 +83,8 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
 
   const context = { swipe: { close() {} }, query: '', offline };
   // Only a touch screen swipes (a mouse uses the row's menu): the module comes when there is one.
-  if (matchMedia('(any-pointer: coarse)').matches) {
+  // Offline rows have nothing to reveal: Share and Delete need the server.
+  if (!offline && matchMedia('(any-pointer: coarse)').matches) {
     import('./swipe.js').then((m) => main.isConnected && (context.swipe = m.enableSwipe(main)), () => {});
   }
   let stopPaging = () => {};

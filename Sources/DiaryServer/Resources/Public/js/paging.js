@@ -61,5 +61,9 @@ export function paged(end, { fetchPage, append, onFirst, onError, scroller = nul
   }
 
   if (!done) observer.observe(sentinel);
-  return () => observer.disconnect();
+  return () => {
+    observer.disconnect();
+    sentinel.remove(); // the list may page again from its start, with a sentinel of its own
+    failed.remove();
+  };
 }
