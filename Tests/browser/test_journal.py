@@ -8,7 +8,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from conftest import PHONE
+from conftest import PHONE, wait_for
 
 
 def audit(page):
@@ -29,15 +29,14 @@ def test_entries_are_grouped_by_month_under_headers_that_stick(pages, server):
     expect(page.get_by_role("list", name=now.strftime("%B %Y")).locator(".row")).to_have_count(5)
 
     # Scrolled into this month's rows, its header stays in view just under the bar.
-    page.mouse.wheel(0, 200)
     bar = page.locator(".bar").bounding_box()
-    header = months.first.bounding_box()
-    assert abs(header["y"] - (bar["y"] + bar["height"])) <= 2, (header, bar)
+    under_bar = lambda header: abs(header.bounding_box()["y"] - (bar["y"] + bar["height"])) <= 2
+    page.mouse.wheel(0, 200)
+    wait_for(lambda: under_bar(months.first), message="this month's header under the bar")
     # Further down, December's header has taken its place.
     page.get_by_role("link", name="This month 1").scroll_into_view_if_needed()
     page.mouse.wheel(0, 1200)
-    december = months.last.bounding_box()
-    assert abs(december["y"] - (bar["y"] + bar["height"])) <= 2, (december, bar)
+    wait_for(lambda: under_bar(months.last), message="December's header under the bar")
 
 
 @pytest.mark.parametrize("locale, today, yesterday", [("en-US", "Today", "Yesterday"), ("ko-KR", "오늘", "어제")])

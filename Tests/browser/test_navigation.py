@@ -192,3 +192,20 @@ def test_a_wide_screen_shows_the_list_and_the_entry_side_by_side(pages, server):
     expect(page.locator(".pane-list")).to_have_count(0)
     expect(title).to_have_value("Entry 20, renamed")
     expect(page.locator(".row")).to_have_count(0)
+
+
+def test_a_wide_list_is_as_it_was_left_after_the_trash(pages, server):
+    for n in range(1, 31):
+        server.create(f"Entry {n}", f"Body {n}")
+    page = pages.open("/", viewport={"width": 1280, "height": 800})
+    rows = page.locator(".row")
+    expect(rows).to_have_count(20)
+    pane = page.locator(".pane-list")
+    wait_for(lambda: pane.evaluate("e => (e.scrollTop += 400, e.scrollTop)") > 1200 and rows.count() == 30,
+             message="the second page")
+    scroll = pane.evaluate("e => e.scrollTop")
+    page.get_by_role("link", name="Trash").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Trash")
+    page.get_by_role("link", name="Back to the list").click()
+    expect(rows).to_have_count(30)
+    assert page.locator(".pane-list").evaluate("e => e.scrollTop") == scroll
