@@ -94,7 +94,9 @@ export function go(hash, { replace = false } = {}) {
  */
 export function showingList(hash) {
   listHash = hash;
-  if (drawn.list) drawn.list.hash = hash; // drawn already: not to be drawn again for it
+  // Drawn already: not to be drawn again for it.
+  if (drawn.list) drawn.list.hash = hash;
+  if (drawn.screen && find(drawn.screen.hash)?.kind === LIST) drawn.screen.hash = hash;
   if (find(location.hash || '#/')?.kind === LIST && location.hash !== hash) {
     history.replaceState(history.state, '', hash);
     shown = hash;
