@@ -209,3 +209,25 @@ def test_a_wide_list_is_as_it_was_left_after_the_trash(pages, server):
     page.get_by_role("link", name="Back to the list").click()
     expect(rows).to_have_count(30)
     assert page.locator(".pane-list").evaluate("e => e.scrollTop") == scroll
+
+
+def test_back_from_a_search_result_finds_the_results_scrolled_as_they_were(pages, server):
+    server.load_sample()
+    page = pages.open("/", **PHONE)
+    page.get_by_role("searchbox", name="Search").fill("serenity")
+    results = page.get_by_role("list", name="Search")
+    expect(results.locator(".row")).to_have_count(15)
+    tenth = results.locator(".row-link").nth(9)
+    tenth.scroll_into_view_if_needed()
+    where = scrolled(page)
+    assert where > 1000, where
+    title = tenth.locator(".row-title").text_content()
+    searches = []
+    page.on("request", lambda r: "/api/v1/search" in r.url and searches.append(r.url))
+    tenth.click()
+    expect(page.get_by_role("textbox", name="Title")).to_have_value(title)
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"#/search\?q=serenity$"))
+    expect(results.locator(".row")).to_have_count(15)
+    assert abs(scrolled(page) - where) <= 2, (scrolled(page), where)
+    assert searches == [], "the results were kept, not asked for again"
