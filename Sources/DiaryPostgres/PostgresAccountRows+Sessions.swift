@@ -14,15 +14,22 @@ extension PostgresAccountRows {
         }
     }
 
+    /// Known without asking for a while when PostgreSQL's notifications are heard (`ChangeFeed`).
     func session(tokenHash: String) async throws -> (session: Session, lastUsed: Date)? {
         guard Self.storable(tokenHash) else { return nil }
-        return try await database.read { [logger] connection in
+        if let known = database.feed.login(tokenHash), let session = known.session {
+            return (Session(user: known.user, csrfToken: session.csrfToken), session.lastUsed)
+        }
+        let mark = database.feed.loginMark()
+        return try await database.read { [logger, feed = database.feed] connection in
             let rows = try await connection.query("""
                 SELECT u.id, u.name, u.created_at, s.csrf_token, s.last_used_at
                 FROM session s JOIN diary_user u ON u.id = s.user_id WHERE s.token_hash = \(tokenHash)
                 """, logger: logger)
             for try await (id, name, created, csrf, lastUsed) in rows.decode((Int64, String, Int64, String, Int64).self) {
-                return (Session(user: Self.user(id, name, created), csrfToken: csrf), Date(millisecondsSince1970: lastUsed))
+                let user = Self.user(id, name, created), lastUsed = Date(millisecondsSince1970: lastUsed)
+                feed.found(login: .init(user: user, session: (csrf, lastUsed), keptAt: .now), for: tokenHash, since: mark)
+                return (Session(user: user, csrfToken: csrf), lastUsed)
             }
             return nil
         }
@@ -34,6 +41,7 @@ extension PostgresAccountRows {
             try await connection.query(
                 "UPDATE session SET last_used_at = \(at.millisecondsSince1970) WHERE token_hash = \(tokenHash)", logger: logger)
         }
+        database.feed.touched(tokenHash, at: at)
     }
 
     func deleteSession(tokenHash: String) async throws {
@@ -41,6 +49,7 @@ extension PostgresAccountRows {
         try await database.read { [logger] connection in
             try await connection.query("DELETE FROM session WHERE token_hash = \(tokenHash)", logger: logger)
         }
+        database.feed.loginsChanged()  // ended here: at once, not when the notification comes back
     }
 
     // MARK: Login throttling

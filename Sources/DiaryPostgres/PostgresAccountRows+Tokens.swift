@@ -31,19 +31,28 @@ extension PostgresAccountRows {
 
     func deleteToken(named name: String, of user: UserID) async throws -> Bool {
         guard Self.storable(name) else { return false }
-        return try await database.read { [logger] connection in
+        let deleted = try await database.read { [logger] connection in
             try await Self.count(connection.query(
                 "DELETE FROM access_token WHERE user_id = \(user.rawValue) AND name = \(name) RETURNING 1", logger: logger)) > 0
         }
+        database.feed.loginsChanged()  // revoked here: at once, not when the notification comes back
+        return deleted
     }
 
+    /// Known without asking for a while when PostgreSQL's notifications are heard (`ChangeFeed`).
     func user(forTokenHash tokenHash: String) async throws -> User? {
         guard Self.storable(tokenHash) else { return nil }
-        return try await database.read { [logger] connection in
+        if let known = database.feed.login(tokenHash), known.session == nil { return known.user }
+        let mark = database.feed.loginMark()
+        return try await database.read { [logger, feed = database.feed] connection in
             let rows = try await connection.query("""
                 SELECT u.id, u.name, u.created_at FROM access_token t JOIN diary_user u ON u.id = t.user_id WHERE t.token_hash = \(tokenHash)
                 """, logger: logger)
-            for try await (id, name, created) in rows.decode((Int64, String, Int64).self) { return Self.user(id, name, created) }
+            for try await (id, name, created) in rows.decode((Int64, String, Int64).self) {
+                let user = Self.user(id, name, created)
+                feed.found(login: .init(user: user, session: nil, keptAt: .now), for: tokenHash, since: mark)
+                return user
+            }
             return nil
         }
     }

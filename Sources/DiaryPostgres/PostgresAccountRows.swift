@@ -55,7 +55,7 @@ struct PostgresAccountRows: AccountRows {
     func insertUser(name: String, key: String, passwordHash: String, createdAt: Date, onlyIfFirst: Bool) async throws -> User {
         guard Self.storable(name), Self.storable(key) else { throw AccountError.badName(name) }
         let now = createdAt.millisecondsSince1970
-        return try await database.transaction { [logger] connection in
+        let (user, moved) = try await database.transaction { [logger] connection in
             // One account is made at a time: "only the first" and "the first adopts the local
             // diary" must see every account made before.
             try await connection.query("LOCK TABLE diary_user IN SHARE ROW EXCLUSIVE MODE", logger: logger)
@@ -72,18 +72,21 @@ struct PostgresAccountRows: AccountRows {
                 """, logger: logger)
             for try await inserted in rows.decode(Int64.self) { id = inserted }
             let user = UserID(rawValue: id)
+            var moved: [(UserID, Int64)] = []
             if existing == 0 {
                 try await connection.query("UPDATE entry SET owner_id = \(id) WHERE owner_id = \(UserID.localOwner.rawValue)", logger: logger)
-                try await ChangeCount.moved(user, connection, logger)
-                try await ChangeCount.moved(.localOwner, connection, logger)
+                moved.append((user, try await ChangeCount.moved(user, connection, logger)))
+                moved.append((.localOwner, try await ChangeCount.moved(.localOwner, connection, logger)))
             }
-            return User(id: user, name: name, createdAt: Date(millisecondsSince1970: now))
+            return (User(id: user, name: name, createdAt: Date(millisecondsSince1970: now)), moved)
         }
+        for (owner, count) in moved { database.feed.wrote(owner, count: count) }  // committed now
+        return user
     }
 
     func setPasswordHash(_ hash: String, ofUserNamed name: String, key: String) async throws -> PasswordChange {
         guard Self.storable(name), Self.storable(key) else { throw AccountError.noSuchUser(name) }
-        return try await database.transaction { [logger] connection in
+        let change = try await database.transaction { [logger] connection in
             guard let (user, _) = try await Self.findUser(named: name, key: key, locking: true, connection, logger) else {
                 throw AccountError.noSuchUser(name)
             }
@@ -93,6 +96,8 @@ struct PostgresAccountRows: AccountRows {
             let tokens = try await Self.count(connection.query("DELETE FROM access_token WHERE user_id = \(id) RETURNING 1", logger: logger))
             return PasswordChange(endedSessions: sessions, endedTokens: tokens)
         }
+        database.feed.loginsChanged()  // committed: no login of this instance outlives it
+        return change
     }
 
     static func count(_ rows: PostgresRowSequence) async throws -> Int {

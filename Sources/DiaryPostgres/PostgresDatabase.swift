@@ -10,6 +10,8 @@ import Synchronization
 /// words, and no request waiting long for a connection while the server is away.
 final class PostgresDatabase: Sendable {
     let pool: PostgresPool
+    /// What PostgreSQL tells of each write, heard on a connection of its own (while a server runs it).
+    let feed: ChangeFeed
     let address: PostgresAddress
     let logger: Logger
 
@@ -45,6 +47,9 @@ final class PostgresDatabase: Sendable {
         }, makeClient: { [configuration] in
             PostgresClient(configuration: configuration, backgroundLogger: logger)
         })
+        self.feed = ChangeFeed(logger: logger) { [address, logger] in
+            try await Self.connecting(to: address, logger: logger)
+        }
         self.address = address
         self.logger = logger
     }

@@ -52,16 +52,18 @@ struct PostgresEntryRow: Sendable {
 
     /// The entry with this id in `owner`'s diary.
     static func fetch(id: UUID, owner: UserID, _ connection: PostgresConnection, _ logger: Logger) async throws -> PostgresEntryRow? {
-        let query: PostgresQuery = "SELECT \(unescaped: columns) FROM entry WHERE owner_id = \(owner.rawValue) AND id = \(id.diaryString)"
-        for try await row in try await connection.query(query, logger: logger) { return try PostgresEntryRow(row) }
+        for try await row in try await connection.execute(PreparedEntryStatements.Fetch(owner: owner, id: id), logger: logger) {
+            return row
+        }
         return nil
     }
 
-    /// Stores `entry` unless `owner`'s diary has one with its id; whether it did. With
+    /// Stores `entry` unless `owner`'s diary has one with its id; nil when it did not. With
     /// `counting`, the diary's change count moves in the same statement (atomic without a
-    /// transaction around it).
+    /// transaction around it), and is returned (else 0).
+    @discardableResult
     static func insert(_ entry: Entry, owner: UserID, counting: Bool = false, _ connection: PostgresConnection,
-                       _ logger: Logger) async throws -> Bool {
+                       _ logger: Logger) async throws -> Int64? {
         let words = SearchVector.of(title: entry.title, body: entry.body)
         var binds = PostgresBindings()
         binds.append(owner.rawValue)
@@ -86,69 +88,42 @@ struct PostgresEntryRow: Sendable {
             ON CONFLICT (owner_id, id) DO NOTHING
             RETURNING seq
             """
-        let query = PostgresQuery(unsafeSQL: counting ? ChangeCount.counting(insert, owner: "$1") : insert, binds: binds)
-        for try await _ in try await connection.query(query, logger: logger) { return true }
-        return false
+        guard counting else {
+            for try await _ in try await connection.query(PostgresQuery(unsafeSQL: insert, binds: binds), logger: logger) { return 0 }
+            return nil
+        }
+        let query = PostgresQuery(unsafeSQL: ChangeCount.counting(insert, owner: "$1"), binds: binds)
+        for try await count in try await connection.query(query, logger: logger).decode(Int64.self) { return count }
+        return nil
     }
 
-    /// Writes `entry` over the stored `row` in one statement, setting only the groups of columns
-    /// that changed (new words only when the text changed, byte for byte), and only while the
-    /// row still has the version that was read (`UPDATE … WHERE version =`): `false` when
-    /// another write came first. The diary's change count moves in the same statement.
+    /// What `rewrite` did.
+    enum Rewrite {
+        /// Another write came first: nothing was written.
+        case lost
+        /// Nothing differed: nothing was written.
+        case unchanged
+        /// Written; the diary's change count is now this.
+        case written(changeCount: Int64)
+    }
+
+    /// Writes `entry` over the stored `row` in one prepared statement (`PreparedEntryStatements`:
+    /// new words only when the text changed, byte for byte), and only while the row still has
+    /// the version that was read (`UPDATE … WHERE version =`): `.lost` when another write came
+    /// first. The diary's change count moves in the same statement.
     static func rewrite(_ row: PostgresEntryRow, to entry: Entry, owner: UserID, _ connection: PostgresConnection,
-                        _ logger: Logger) async throws -> Bool {
+                        _ logger: Logger) async throws -> Rewrite {
         let old = row.entry
-        var sets: [String] = [], binds = PostgresBindings()
-        func set(_ column: String, _ value: some PostgresNonThrowingEncodable, cast: String = "") {
-            binds.append(value)
-            sets.append("\(column) = $\(binds.count)\(cast)")
-        }
-        func setNull(_ column: String) { sets.append("\(column) = NULL") }
         let textChanged = !(old.title.utf8.elementsEqual(entry.title.utf8) && old.body.utf8.elementsEqual(entry.body.utf8))
-        if textChanged {
-            let words = SearchVector.of(title: entry.title, body: entry.body)
-            set("title", ByteBuffer(string: entry.title))
-            set("body", ByteBuffer(string: entry.body))
-            set("words", words.vector, cast: "::tsvector")
-            set("title_words", Int32(clamping: words.titleWords))
-            set("body_words", Int32(clamping: words.bodyWords))
+        guard textChanged || old.updatedAt != entry.updatedAt || old.createdAt != entry.createdAt || old.deletedAt != entry.deletedAt
+                || old.location != entry.location || old.weather != entry.weather || old.version != entry.version else {
+            return .unchanged
         }
-        if old.updatedAt != entry.updatedAt { set("updated_at", entry.updatedAt.millisecondsSince1970) }
-        if old.createdAt != entry.createdAt { set("created_at", entry.createdAt.millisecondsSince1970) }
-        if old.deletedAt != entry.deletedAt {
-            if let deleted = entry.deletedAt { set("deleted_at", deleted.millisecondsSince1970) } else { setNull("deleted_at") }
-        }
-        if old.location != entry.location {
-            if let location = entry.location {
-                set("latitude", location.latitude)
-                set("longitude", location.longitude)
-            } else {
-                setNull("latitude")
-                setNull("longitude")
-            }
-        }
-        if old.weather != entry.weather {
-            if let weather = entry.weather {
-                set("weather_provider", ByteBuffer(string: weather.provider))
-                set("weather_condition", weather.condition.rawValue)
-                set("weather_description", ByteBuffer(string: weather.description))
-                set("weather_is_day", weather.isDay)
-                if let temperature = weather.temperatureCelsius { set("weather_temperature", temperature) } else { setNull("weather_temperature") }
-            } else {
-                for column in ["weather_provider", "weather_condition", "weather_description", "weather_is_day", "weather_temperature"] {
-                    setNull(column)
-                }
-            }
-        }
-        if old.version != entry.version { set("version", Int64(entry.version)) }
-        guard !sets.isEmpty else { return true }
-        binds.append(row.sequence)
-        binds.append(Int64(old.version))
-        binds.append(owner.rawValue)
-        let update = "UPDATE entry SET \(sets.joined(separator: ", ")) WHERE seq = $\(binds.count - 2) AND version = $\(binds.count - 1) RETURNING seq"
-        let query = PostgresQuery(unsafeSQL: ChangeCount.counting(update, owner: "$\(binds.count)"), binds: binds)
-        for try await _ in try await connection.query(query, logger: logger) { return true }
-        return false
+        let counts = textChanged
+            ? try await connection.execute(PreparedEntryStatements.RewriteWithText(row: row, entry: entry, owner: owner), logger: logger)
+            : try await connection.execute(PreparedEntryStatements.RewriteKeepingText(row: row, entry: entry, owner: owner), logger: logger)
+        for try await count in counts { return .written(changeCount: count) }
+        return .lost
     }
 
     private static func appendWeather(_ weather: Weather?, to binds: inout PostgresBindings) {
@@ -165,20 +140,26 @@ struct PostgresEntryRow: Sendable {
 enum ChangeCount {
     /// `write` (an INSERT, UPDATE or DELETE … RETURNING) as one statement that also counts one
     /// change of the diary of `owner` (a parameter such as "$3") when it wrote a row; it returns
-    /// a row exactly then.
+    /// a row exactly then, holding the new count.
     static func counting(_ write: String, owner: String) -> String {
         """
         WITH written AS (\(write))
         INSERT INTO diary_change (owner_id, count) SELECT \(owner)::bigint, 1 FROM written LIMIT 1
         ON CONFLICT (owner_id) DO UPDATE SET count = diary_change.count + 1
-        RETURNING 1
+        RETURNING count
         """
     }
 
-    static func moved(_ owner: UserID, _ connection: PostgresConnection, _ logger: Logger) async throws {
-        try await connection.query("""
+    /// Counts one change of `owner`'s diary; its new count (to tell `ChangeFeed.wrote` once the
+    /// transaction it is part of has committed, not before).
+    @discardableResult
+    static func moved(_ owner: UserID, _ connection: PostgresConnection, _ logger: Logger) async throws -> Int64 {
+        let rows = try await connection.query("""
             INSERT INTO diary_change (owner_id, count) VALUES (\(owner.rawValue), 1)
             ON CONFLICT (owner_id) DO UPDATE SET count = diary_change.count + 1
+            RETURNING count
             """, logger: logger)
+        for try await count in rows.decode(Int64.self) { return count }
+        return 0
     }
 }

@@ -13,17 +13,22 @@ struct PostgresEntryRows: EntryRows {
 
     var logger: Logger { database.logger }
 
+    var feed: ChangeFeed { database.feed }
+
     func insert(_ entry: Entry, orChange change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Entry {
-        try await database.read { [owner, logger] connection in
+        try await database.read { [owner, logger, feed] connection in
             // Inserted unless the id is taken; then (a retried create, two at once) changed instead.
-            if try await PostgresEntryRow.insert(entry, owner: owner, counting: true, connection, logger) { return entry }
-            return try await Self.change(id: entry.id, owner: owner, change, connection, logger)
+            if let count = try await PostgresEntryRow.insert(entry, owner: owner, counting: true, connection, logger) {
+                feed.wrote(owner, count: count)
+                return entry
+            }
+            return try await Self.change(id: entry.id, owner: owner, change, feed, connection, logger)
         }
     }
 
     func change(id: UUID, _ change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Entry {
-        try await database.read { [owner, logger] connection in
-            try await Self.change(id: id, owner: owner, change, connection, logger)
+        try await database.read { [owner, logger, feed] connection in
+            try await Self.change(id: id, owner: owner, change, feed, connection, logger)
         }
     }
 
@@ -34,14 +39,20 @@ struct PostgresEntryRows: EntryRows {
     /// version read (one statement, no lock held between); when another write came first, does
     /// it all again from what that write left. `change` is a pure function, so running it again
     /// decides as if this write had simply come later.
-    private static func change(id: UUID, owner: UserID, _ change: @Sendable (Entry) throws -> Entry?,
+    private static func change(id: UUID, owner: UserID, _ change: @Sendable (Entry) throws -> Entry?, _ feed: ChangeFeed,
                                _ connection: PostgresConnection, _ logger: Logger) async throws -> Entry {
         for _ in 0..<changeAttempts {
             guard let row = try await PostgresEntryRow.fetch(id: id, owner: owner, connection, logger) else {
                 throw EntryError.notFound(id.diaryString)
             }
             guard let changed = try change(row.entry) else { return row.entry }
-            if try await PostgresEntryRow.rewrite(row, to: changed, owner: owner, connection, logger) { return changed }
+            switch try await PostgresEntryRow.rewrite(row, to: changed, owner: owner, connection, logger) {
+            case .lost: continue
+            case .unchanged: return changed
+            case .written(let count):
+                feed.wrote(owner, count: count)
+                return changed
+            }
         }
         throw PostgresFailure(kind: .busy, "An entry kept changing under \(changeAttempts) attempts to save it.")
     }
@@ -52,18 +63,25 @@ struct PostgresEntryRows: EntryRows {
         binds.append(id.diaryString)
         let query = PostgresQuery(unsafeSQL: ChangeCount.counting(
             "DELETE FROM entry WHERE owner_id = $1 AND id = $2 RETURNING seq", owner: "$1"), binds: binds)
-        return try await database.read { [logger] connection in
-            var deleted = false
-            for try await _ in try await connection.query(query, logger: logger) { deleted = true }
-            return deleted
+        return try await database.read { [owner, logger, feed] connection in
+            for try await count in try await connection.query(query, logger: logger).decode(Int64.self) {
+                feed.wrote(owner, count: count)
+                return true
+            }
+            return false
         }
     }
 
+    /// Known without asking while PostgreSQL's notifications are heard (`ChangeFeed`).
     func changeCount() async throws -> Int64 {
-        try await database.read { [owner, logger] connection in
+        if let known = feed.count(of: owner) { return known }
+        let mark = feed.mark()
+        return try await database.read { [owner, logger, feed] connection in
             let rows = try await connection.query("SELECT count FROM diary_change WHERE owner_id = \(owner.rawValue)", logger: logger)
-            for try await count in rows.decode(Int64.self) { return count }
-            return 0
+            var count: Int64 = 0
+            for try await found in rows.decode(Int64.self) { count = found }
+            feed.found(count, of: owner, since: mark)
+            return count
         }
     }
 
@@ -95,7 +113,7 @@ struct PostgresEntryRows: EntryRows {
     }
 
     func insert(_ entries: [Entry], onlyIntoEmptyDiary: Bool) async throws -> ImportSummary {
-        try await database.transaction { [owner, logger] connection in
+        let (summary, count) = try await database.transaction { [owner, logger] connection in
             if onlyIntoEmptyDiary {
                 // Two loads of the sample at once: the second waits for the first's lock, then sees its entries.
                 try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresMigrations.lockKey &+ 1 &+ owner.rawValue))", logger: logger)
@@ -105,14 +123,16 @@ struct PostgresEntryRows: EntryRows {
             }
             var summary = ImportSummary(imported: 0, skipped: 0)
             for entry in entries {
-                if try await PostgresEntryRow.insert(entry, owner: owner, connection, logger) {
+                if try await PostgresEntryRow.insert(entry, owner: owner, connection, logger) != nil {
                     summary.imported += 1
                 } else {
                     summary.skipped += 1
                 }
             }
-            if summary.imported > 0 { try await ChangeCount.moved(owner, connection, logger) }
-            return summary
+            let count = summary.imported > 0 ? try await ChangeCount.moved(owner, connection, logger) : nil
+            return (summary, count)
         }
+        if let count { feed.wrote(owner, count: count) }  // committed now
+        return summary
     }
 }

@@ -78,6 +78,23 @@ enum PostgresMigrations {
             );
             CREATE INDEX login_failure_by_subject ON login_failure (subject, at);
             """),
+        ("v2-notify", """
+            -- Every instance is told of each write when it commits (ChangeFeed): a diary's new
+            -- change count, and that a login ended (a session, a token, a password, an account).
+            -- (Each body on one line: a statement here ends with a semicolon at the end of a line.)
+            CREATE FUNCTION diary_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN PERFORM pg_notify('diary', 'c ' || NEW.owner_id || ' ' || NEW.count); RETURN NULL; END $$;
+            CREATE FUNCTION diary_notify_login() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN PERFORM pg_notify('diary', 'a'); RETURN NULL; END $$;
+            CREATE TRIGGER diary_change_notify AFTER INSERT OR UPDATE ON diary_change
+                FOR EACH ROW EXECUTE FUNCTION diary_notify_change();
+            CREATE TRIGGER session_notify AFTER DELETE OR UPDATE OF token_hash, user_id, csrf_token ON session
+                FOR EACH STATEMENT EXECUTE FUNCTION diary_notify_login();
+            CREATE TRIGGER access_token_notify AFTER DELETE OR UPDATE ON access_token
+                FOR EACH STATEMENT EXECUTE FUNCTION diary_notify_login();
+            CREATE TRIGGER diary_user_notify AFTER DELETE OR UPDATE ON diary_user
+                FOR EACH STATEMENT EXECUTE FUNCTION diary_notify_login();
+            """),
     ]
 
     /// The statements of a migration, one by one (a prepared statement holds only one): the

@@ -36,7 +36,7 @@ extension PostgresStorage {
 
     public func writeInstallation(_ installation: Installation) async throws {
         let location = self.location
-        try await database.transaction { [logger = database.logger] connection in
+        let moved = try await database.transaction { [logger = database.logger] connection in
             try await connection.query("LOCK TABLE diary_user, entry IN SHARE ROW EXCLUSIVE MODE", logger: logger)
             let held = try await connection.query(
                 "SELECT (SELECT count(*) FROM diary_user) + (SELECT count(*) FROM entry)", logger: logger)
@@ -56,9 +56,10 @@ extension PostgresStorage {
                     VALUES (\(token.user.rawValue), \(token.name), \(token.tokenHash), \(token.createdAt.millisecondsSince1970), \(token.lastUsedAt?.millisecondsSince1970))
                     """, logger: logger)
             }
+            var moved: [(UserID, Int64)] = []
             for (owner, entries) in installation.entries.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                for entry in entries { _ = try await PostgresEntryRow.insert(entry, owner: owner, connection, logger) }
-                try await ChangeCount.moved(owner, connection, logger)
+                for entry in entries { try await PostgresEntryRow.insert(entry, owner: owner, connection, logger) }
+                moved.append((owner, try await ChangeCount.moved(owner, connection, logger)))
             }
             let counted = try await connection.query("""
                 SELECT (SELECT count(*) FROM diary_user), (SELECT count(*) FROM access_token), (SELECT count(*) FROM entry),
@@ -70,7 +71,9 @@ extension PostgresStorage {
                     throw InstallationError.countsDiffer(expected: installation.counts, found: found)
                 }
             }
+            return moved
         }
+        for (owner, count) in moved { database.feed.wrote(owner, count: count) }  // committed now
         // Statistics for the planner now, not when autovacuum comes round: without them, a search
         // on a copied diary of 100,000 entries took ten times as long.
         try await database.read { [logger = database.logger] connection in

@@ -42,12 +42,19 @@ public struct PostgresStorage: Storage {
         PostgresAccountRows(database: database)
     }
 
-    /// Keeps the pool of connections until the task is cancelled, then closes them.
+    /// Keeps the pool of connections, and listens to PostgreSQL's notifications (`ChangeFeed`),
+    /// until the task is cancelled; then closes them.
     public func maintain() async {
         await withTaskCancellationHandler {
-            await database.pool.untilClosed()
-        } onCancel: { [pool = database.pool] in
+            await withTaskGroup(of: Void.self) { [database] group in
+                group.addTask { await database.feed.run() }
+                await database.pool.untilClosed()
+                database.feed.stop()
+                group.cancelAll()
+            }
+        } onCancel: { [pool = database.pool, feed = database.feed] in
             pool.close()
+            feed.stop()
         }
     }
 

@@ -66,13 +66,6 @@ enum SearchVector {
     struct Term: Sendable {
         var words: [String]
         var isPrefix: Bool
-
-        /// Whether `lexeme` is what the word at `index` asks for.
-        func matches(_ lexeme: String, at index: Int) -> Bool {
-            let word = words[index]
-            if lexeme.utf8.elementsEqual(word.utf8) { return true }
-            return isPrefix && index == words.count - 1 && lexeme.utf8.starts(with: word.utf8)
-        }
     }
 
     /// The `tsquery` literal of `terms`: every term, each a phrase of its words.

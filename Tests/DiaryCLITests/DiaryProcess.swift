@@ -35,7 +35,7 @@ struct DiaryProcess {
         try run(executable: "/bin/sh", ["-c", command], input: input, environment: environment.merging(["DIARY": Self.binary]) { $1 })
     }
 
-    private func run(executable: String, _ arguments: [String], input: String, language: String = "en_US.UTF-8",
+    func run(executable: String, _ arguments: [String], input: String = "", language: String = "en_US.UTF-8",
                      environment: [String: String]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)

@@ -30,13 +30,22 @@ def test_a_written_entry_is_in_the_list_after_a_reload(pages, server):
     assert titles(server) == ["A walk by the river"]
 
 
-def test_the_editor_header_shows_the_entry_date(pages, server):
+def test_the_entry_reads_like_a_page_with_its_date_and_time_above_the_title(pages, server):
     server.load_sample()
-    page = pages.open("/")
+    page = pages.open("/", **PHONE)
     first = page.locator(".row-title").first.text_content()
+    time = page.locator(".row-time").first.text_content()
     page.locator(".row-link").first.click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("December 22, 2020")
-    expect(page.get_by_role("textbox", name="Title")).to_have_value(first)
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_have_text("Tuesday, December 22, 2020")
+    expect(page.locator(".entry-time")).to_have_text(time)
+    title = page.get_by_role("textbox", name="Title")
+    expect(title).to_have_value(first)
+    assert heading.bounding_box()["y"] < page.locator(".entry-time").bounding_box()["y"] < title.bounding_box()["y"]
+    # The title looks like a heading: larger and bolder than the text under it.
+    size = lambda e: e.evaluate("e => [parseFloat(getComputedStyle(e).fontSize), +getComputedStyle(e).fontWeight]")
+    body = page.get_by_role("textbox", name="Write here")
+    assert size(title)[0] > size(body)[0] * 1.4 and size(title)[1] >= 700, (size(title), size(body))
 
 
 def test_editing_an_entry_changes_it_in_the_list_and_on_the_server(pages, server):

@@ -13,7 +13,9 @@ def test_korean_browsers_get_korean_strings_and_dates(pages, server):
     assert page.evaluate("document.documentElement.lang") == "ko"
     expect(page.get_by_role("heading", level=1)).to_have_text("일기장")
     expect(page.get_by_role("link", name="새 일기")).to_be_visible()
-    expect(page.locator(".row time").first).to_have_text("2020년 12월 22일")
+    expect(page.get_by_role("heading", level=2)).to_have_text(["2020년 12월"])
+    expect(page.locator(".row-weekday").first).to_have_text("화")
+    expect(page.locator(".row time").first).to_contain_text("2020년 12월 22일")
 
     first = page.locator(".row-title").first.text_content()
     page.get_by_role("button", name=f"“{first}” 더 보기").first.click()
@@ -29,7 +31,8 @@ def test_korean_browsers_get_korean_strings_and_dates(pages, server):
     expect(page.get_by_role("textbox", name="일기 내용")).to_have_attribute("placeholder", "일기 내용")
     page.get_by_role("link", name="목록으로").click()
     page.locator(".row-link").first.click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("2020년 12월 22일")
+    # Beside the list on this wide screen, the entry's date heads its page.
+    expect(page.locator(".entry-date")).to_have_text("2020년 12월 22일 화요일")
 
 
 def test_english_browsers_get_english_placeholders(pages, server):
@@ -78,6 +81,7 @@ def test_axe_finds_no_violations_in_the_list_account_menu_editor_and_trash(pages
     expect(page.locator(".title-field")).to_be_focused()
     audit(page)
     page.goto("/#/trash")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Trash" if locale == "en-US" else "휴지통")
     expect(page.locator(".notice")).to_be_visible()
     audit(page)
 

@@ -1,22 +1,41 @@
-"""The list: empty state and the sample diary, newest first, paging, search."""
+"""The list: a journal under month headers, the empty state and the sample diary, newest first,
+paging, search."""
 
 from playwright.sync_api import expect
 
 from conftest import PHONE
 
 
-def test_an_empty_diary_offers_the_sample_diary(pages, server):
-    page = pages.open("/")
+def test_an_empty_diary_invites_the_first_entry_and_offers_the_sample_diary_second(pages, server):
+    page = pages.open("/", **PHONE)
     expect(page.get_by_role("heading", level=1)).to_have_text("Diary")
     expect(page.get_by_text("Your diary is empty.")).to_be_visible()
-    page.get_by_role("button", name="Load the sample diary").click()
+    write = page.get_by_role("link", name="Write the first entry")
+    sample = page.get_by_role("button", name="Load the sample diary")
+    expect(write).to_be_visible()
+    # The invitation comes first and stands out; the sample diary is a quieter second choice.
+    assert write.bounding_box()["y"] < sample.bounding_box()["y"]
+    assert write.evaluate("e => getComputedStyle(e).backgroundColor") != sample.evaluate("e => getComputedStyle(e).backgroundColor")
+    sample.click()
     rows = page.locator(".row")
     expect(rows).to_have_count(15)
+    # The sample diary was all written on one day: one month, one day.
+    expect(page.get_by_role("heading", level=2)).to_have_text(["December 2020"])
     first = rows.first
     expect(first.locator(".row-title")).not_to_be_empty()
-    expect(first.locator("time")).to_have_text("December 22, 2020")
+    expect(first.locator(".row-date")).to_have_text("22")
+    expect(first.locator(".row-weekday")).to_have_text("Tue")
+    expect(first.locator("time")).to_contain_text("December 22, 2020")  # said in full to a screen reader
     expect(first.locator(".row-excerpt")).to_contain_text("A wonderful serenity")
     expect(page.get_by_text("Your diary is empty.")).to_be_hidden()
+
+
+def test_the_first_entry_is_written_from_the_empty_diary(pages, server):
+    page = pages.open("/", **PHONE)
+    page.get_by_role("link", name="Write the first entry").click()
+    page.get_by_role("textbox", name="Title").type("The very first")
+    page.get_by_role("link", name="Back to the list").click()
+    expect(page.locator(".row-title")).to_have_text(["The very first"])
 
 
 def test_rows_are_newest_first_and_the_next_page_loads_on_scrolling(pages, server):
@@ -65,4 +84,5 @@ def test_search_finds_entries_and_highlights_the_words(pages, server):
     search.fill("zzyzx")
     expect(results.get_by_text("Nothing found.")).to_be_visible()
     search.fill("")
-    expect(page.get_by_role("list", name="Diary").locator(".row")).to_have_count(16)
+    expect(results).to_be_hidden()
+    expect(page.locator(".journal .row")).to_have_count(16)

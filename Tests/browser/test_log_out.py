@@ -69,9 +69,10 @@ def test_logging_out_ends_the_session_and_shows_the_login_form(pages, server):
     log_out(page, WORDS["en-US"])
     expect(page.get_by_role("button", name="Log in")).to_be_visible()
     expect(page.get_by_text("Private thoughts")).to_have_count(0)
-    # Going back to the entry shows nothing of it; the session is over on the server too, so a
-    # reload shows the form again.
-    page.go_back()
+    # Going to the entry again (the app's back arrow went back in history, so it is the entry
+    # after this one) shows nothing of it; the session is over on the server too, so a reload
+    # shows the form again.
+    page.go_forward()
     expect(page).to_have_url(f"{server.url}/#/entry/{entry['id']}")
     expect(page.get_by_role("button", name="Log in")).to_be_visible()
     expect(page.get_by_text("Not for the next person at this computer.")).to_have_count(0)

@@ -42,14 +42,19 @@ def write_with_weather(server, open_meteo):
 @pytest.mark.parametrize("device", ["phone", "desktop"])
 def test_screenshots(pages, server, open_meteo, device, locale, scheme):
     SHOTS.mkdir(exist_ok=True)
+    english = locale == "en-US"
+    options = PHONE if device == "phone" else DESKTOP
+    page = pages.open("/", locale=locale, color_scheme=scheme, **options)
+    name = lambda screen: str(SHOTS / f"{screen}-{device}-{locale}-{scheme}.png")
+    # The empty diary, inviting its first entry.
+    expect(page.get_by_role("link", name="Write the first entry" if english else "첫 일기 쓰기")).to_be_visible()
+    page.screenshot(path=name("empty"))
+
     server.load_sample()
     trashed = server.entries()[3]
     server.api("DELETE", f"entries/{trashed['id']}")
     write_with_weather(server, open_meteo)
-    options = PHONE if device == "phone" else DESKTOP
-    page = pages.open("/", locale=locale, color_scheme=scheme, **options)
-    name = lambda screen: str(SHOTS / f"{screen}-{device}-{locale}-{scheme}.png")
-
+    page.reload()
     expect(page.locator(".row")).to_have_count(18)
     expect(page.locator(".row img.weather")).to_have_count(len(WEATHER_ENTRIES))
     # Polled from Python: wait_for_function evaluates its predicate in the page, which the
@@ -57,20 +62,30 @@ def test_screenshots(pages, server, open_meteo, device, locale, scheme):
     wait_for(lambda: page.evaluate("[...document.querySelectorAll('.row img.weather')].every((i) => i.complete)"),
              message="the weather icons to load")
     page.screenshot(path=name("list"))
-    page.get_by_role("button", name="Account" if locale == "en-US" else "계정").click()
+    # Scrolled into the sample diary: its month's header stuck under the bar.
+    page.locator(".month").last.evaluate("""e => {
+        const scroller = e.closest('.pane-list') ?? document.scrollingElement;
+        scroller.scrollTop += e.getBoundingClientRect().top + 300;
+    }""")
+    page.screenshot(path=name("list-scrolled"))
+    page.get_by_role("button", name="Account" if english else "계정").click()
     page.wait_for_timeout(300)  # the opening animation ends before the picture (nothing is asserted)
     page.screenshot(path=name("account"))
     page.keyboard.press("Escape")
+    page.goto("/")
     page.locator(".row-link").first.click()
     expect(page.locator(".title-field")).not_to_have_value("")
     expect(page.locator(".entry-weather")).to_be_visible()
     wait_for(lambda: page.evaluate("document.querySelector('.entry-weather img').complete"),
              message="the editor's weather icon to load")
     page.screenshot(path=name("editor"))
-    page.get_by_role("button", name="More" if locale == "en-US" else "더 보기").click()
+    page.get_by_role("button", name="More" if english else "더 보기", exact=True).click()
     page.wait_for_timeout(300)  # the opening animation ends before the picture (nothing is asserted)
     page.screenshot(path=name("menu"))
     page.keyboard.press("Escape")
+    page.goto("/#/new")
+    expect(page.locator(".title-field")).to_be_focused()
+    page.screenshot(path=name("new"))
     page.goto("/#/trash")
     expect(page.locator(".trash-row")).to_have_count(1)
     page.screenshot(path=name("trash"))

@@ -416,7 +416,7 @@ def test_hostile_text_is_only_ever_text(pages, server):
         expect(page.get_by_role("textbox", name="Title")).to_have_value(entry["title"])
         expect(page.get_by_role("textbox", name="Write here")).to_have_value(entry["body"])
         assert_no_markup(page, server)
-    page.get_by_role("button", name="More").click()
+    page.get_by_role("button", name="More", exact=True).click()
     page.get_by_role("dialog").get_by_role("button", name="Share").click()
     shared = wait_for(lambda: page.evaluate("window.sharedData"), message="navigator.share")
     date = page.evaluate("(iso) => new Intl.DateTimeFormat(navigator.languages, {dateStyle: 'long'}).format(new Date(iso))",

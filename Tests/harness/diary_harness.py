@@ -93,6 +93,10 @@ def diary_env(extra: Optional[dict] = None) -> dict:
     """The environment of every `diary` we run: none of the caller's DIARY_* settings (a
     developer's DIARY_DATABASE must never be touched), and a quick bcrypt, since tests log in often."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DIARY_")}
+    # A folder of web files to serve instead of the binary's bundle: the web app's files as they
+    # are in this checkout, served by a prebuilt binary (no Swift build for a change to JS or CSS).
+    if os.environ.get("DIARY_WEB_ROOT"):
+        env["DIARY_WEB_ROOT"] = os.environ["DIARY_WEB_ROOT"]
     env["DIARY_BCRYPT_COST"] = "4"
     # The one setting passed on: a folder of web files to serve instead of the binary's own, so
     # the browser tests can try a change to the web app without building the binary again.

@@ -18,13 +18,13 @@ const CACHE = PREFIX + RELEASE.version;
 
 // What the page needs to open, kept at install so the diary opens offline after one visit:
 // index.html (''), the stylesheet, and every module the page imports as it starts (main.js's
-// imports and theirs). The rest of the shell (the modules loaded on demand, the manifests, the
-// icons) is kept the first time it is asked for, so a first visit downloads nothing it does not
-// use. (Not even the page's icon: Chromium fetches it outside the page's cache, so the worker
+// imports and theirs). The rest of the shell (the modules loaded on demand, swipe.js among them
+// as only touch screens use it, the manifests, the icons) is kept the first time it is asked
+// for, so a first visit downloads nothing it does not use. (Not even the page's icon: Chromium fetches it outside the page's cache, so the worker
 // would download it a second time.)
 const START = ['', 'app.css', 'js/main.js', 'js/actions.js', 'js/api.js',
   'js/autosave.js', 'js/device.js', 'js/dom.js', 'js/editor.js', 'js/i18n.js', 'js/list.js',
-  'js/outbox.js', 'js/update.js', 'js/weather.js'];
+  'js/outbox.js', 'js/paging.js', 'js/router.js', 'js/update.js', 'js/weather.js'];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(START.map((path) => keep(cache, path)))));

@@ -8,6 +8,9 @@ import { forgetEntry } from './device.js';
 import { confirmAction, toast } from './dom.js';
 import { formatDate, t } from './i18n.js';
 
+/** Says 'trashed' ({id}) when an entry went to the trash, from whichever screen. */
+export const changes = new EventTarget();
+
 /**
  * Asks, moves the entry to the trash and offers Undo.
  * `onDeleted` runs once it is in the trash, `onRestored` after an Undo.
@@ -22,6 +25,7 @@ export async function deleteEntry(id, { onDeleted, onRestored } = {}) {
   }
   forgetEntry(id); // the list offline does not show it any more
   onDeleted?.();
+  changes.dispatchEvent(new CustomEvent('trashed', { detail: { id } }));
   offerUndo(id, t.movedToTrash, onRestored);
   return true;
 }

@@ -7,8 +7,8 @@ import { deleteEntry, shareEntry } from './actions.js';
 import * as autosave from './autosave.js';
 import { getEntry } from './device.js';
 import { chooseAction, h, iconButton, iconLink, toast } from './dom.js';
-import { formatDate, t } from './i18n.js';
-import { refresh } from './main.js';
+import { formatAs, t } from './i18n.js';
+import { back, refresh } from './router.js';
 import { locate, weatherLine } from './weather.js';
 
 // The weather is attached by the server a moment after a new entry is saved.
@@ -34,7 +34,10 @@ export function showEditor(root, existingId) {
   // save takes the place if it is known by then, and never waits for it.
   if (!existingId) locate(id);
 
+  // The entry reads like a page: its date and time above its title, which looks like a heading.
+  // Beside the list (a wide screen) the list's name is the page's heading, and the date under it.
   const date = h('time', {});
+  const time = h('time', { class: 'entry-time' });
   const weather = h('span', { class: 'entry-weather-slot', hidden: true });
   const title = h('textarea', {
     class: 'title-field', rows: 1, 'aria-label': t.titlePlaceholder,
@@ -43,19 +46,27 @@ export function showEditor(root, existingId) {
   const body = h('textarea', { class: 'body-field', 'aria-label': t.bodyPlaceholder, placeholder: t.bodyPlaceholder });
   const notice = h('div', { class: 'notice', hidden: true });
   const more = iconButton('more', t.more, { 'aria-haspopup': 'dialog', onclick: () => menu() });
+  const backLink = iconLink('back', t.back, '#/');
+  // Back in history, as a phone's back button would, rather than a new entry on top of it.
+  backLink.addEventListener('click', (e) => {
+    e.preventDefault();
+    back();
+  });
   const screen = h('div', { class: 'editor-screen' },
     h('header', { class: 'bar' },
-      h('div', { class: 'bar-inner' },
-        iconLink('back', t.back, '#/'),
-        h('div', { class: 'entry-heading' }, h('h1', { class: 'entry-date' }, date), weather),
-        more)),
-    h('main', { class: 'editor' }, notice, title, body));
+      h('div', { class: 'bar-inner' }, backLink, h('span', { class: 'bar-space' }), more)),
+    h('main', { class: 'editor' },
+      h('div', { class: 'entry-heading' },
+        h(root.closest('.split') ? 'h2' : 'h1', { class: 'entry-date' }, date),
+        h('p', { class: 'entry-when' }, time, weather)),
+      notice, title, body));
   root.append(screen);
 
   function showDate(iso) {
     createdAt = iso;
-    date.dateTime = iso;
-    date.textContent = formatDate(iso);
+    date.dateTime = time.dateTime = iso;
+    date.textContent = formatAs('full', iso);
+    time.textContent = formatAs('time', iso);
   }
 
   function showWeather(entry) {
@@ -88,7 +99,7 @@ export function showEditor(root, existingId) {
     autosave.edit(id, title.value, body.value);
     // Once there is something to keep, the address names the entry, so a reload finds it.
     if (!existingId && location.hash !== `#/entry/${id}` && autosave.drafts.get(id)) {
-      history.replaceState(null, '', `#/entry/${id}`);
+      history.replaceState(history.state, '', `#/entry/${id}`);
     }
   }
 
@@ -171,8 +182,9 @@ export function showEditor(root, existingId) {
   function showProblem(message, retry) {
     title.hidden = body.hidden = more.hidden = true;
     date.textContent = t.appName; // the heading is never empty
+    time.textContent = '';
     notice.replaceChildren(h('p', {}, message),
-      retry ? h('button', { type: 'button', class: 'button', onclick: refresh }, t.tryAgain) : null);
+      retry ? h('button', { type: 'button', class: 'button', onclick: () => refresh() }, t.tryAgain) : null);
     notice.hidden = false;
   }
 
@@ -207,14 +219,14 @@ export function showEditor(root, existingId) {
       // Never reached the server: there is nothing to move to the trash.
       gone = true;
       autosave.forget(id);
-      return void (location.hash = '#/');
+      return back();
     }
     await autosave.save(id);
     await deleteEntry(id, {
       onDeleted: () => {
         gone = true;
         autosave.forget(id);
-        location.hash = '#/';
+        back();
       },
       onRestored: refresh,
     });

@@ -22,6 +22,13 @@ const strings = {
     titlePlaceholder: 'Title',
     bodyPlaceholder: 'Write here',
     empty: 'Your diary is empty.',
+    emptyInvite: 'Write about today: what happened, and how it felt.',
+    writeFirst: 'Write the first entry',
+    orSample: 'Or look around a sample diary first.',
+    chooseEntry: 'Choose an entry to read, or write a new one.',
+    today: 'Today',
+    yesterday: 'Yesterday',
+    shortcut: (action, key) => `${action} (${key})`,
     loadSample: 'Load the sample diary',
     loadFailed: 'Could not reach the diary. Check the connection.',
     tryAgain: 'Try again',
@@ -75,6 +82,13 @@ const strings = {
     titlePlaceholder: '일기 제목',
     bodyPlaceholder: '일기 내용',
     empty: '아직 쓴 일기가 없어요.',
+    emptyInvite: '오늘 있었던 일과 그때의 마음을 적어 보세요.',
+    writeFirst: '첫 일기 쓰기',
+    orSample: '먼저 샘플 일기를 둘러볼 수도 있어요.',
+    chooseEntry: '읽을 일기를 고르거나 새 일기를 써 보세요.',
+    today: '오늘',
+    yesterday: '어제',
+    shortcut: (action, key) => `${action} (${key})`,
     loadSample: '샘플 일기 불러오기',
     loadFailed: '일기장에 연결하지 못했어요. 연결을 확인해 주세요.',
     tryAgain: '다시 시도',
@@ -122,4 +136,38 @@ const longDate = new Intl.DateTimeFormat(languages, { dateStyle: 'long' });
 
 export function formatDate(iso) {
   return longDate.format(iso ? new Date(iso) : new Date());
+}
+
+// The journal's own forms of a date, in the browser's language and time zone: the entry's page
+// says "Tuesday, December 22, 2020" over "9:41 PM"; the list puts its rows under "December
+// 2020", each beside its day "22" and "Tue".
+const formats = {
+  full: new Intl.DateTimeFormat(languages, { dateStyle: 'full' }),
+  time: new Intl.DateTimeFormat(languages, { timeStyle: 'short' }),
+  month: new Intl.DateTimeFormat(languages, { year: 'numeric', month: 'long' }),
+  day: new Intl.DateTimeFormat(languages, { day: 'numeric' }),
+  weekday: new Intl.DateTimeFormat(languages, { weekday: 'short' }),
+};
+
+/** The date in one of the forms above: 'full', 'time', 'month', 'day' or 'weekday'. */
+export function formatAs(form, iso) {
+  // The day alone, as a number: Korean's "22일" says its 일 again beside the weekday.
+  if (form === 'day') return formats.day.formatToParts(new Date(iso)).find((p) => p.type === 'day').value;
+  return formats[form].format(new Date(iso));
+}
+
+/** Where the entry's day and month are in the writer's calendar: "2020-12" and "2020-12-22". */
+export function localDay(iso) {
+  const d = new Date(iso);
+  const month = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
+  return { month, day: `${month}-${String(d.getDate()).padStart(2, '0')}` };
+}
+
+/** "Today" or "Yesterday" for an entry of this day or the one before, else null. */
+export function nearDay(iso) {
+  const { day } = localDay(iso);
+  const now = new Date();
+  if (day === localDay(now).day) return t.today;
+  const before = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1, 12);
+  return day === localDay(before).day ? t.yesterday : null;
 }

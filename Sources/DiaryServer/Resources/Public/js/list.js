@@ -1,44 +1,70 @@
-// The list: newest first, search, infinite scroll (the trash pages the same way),
-// and each row's Share and Delete (swipe on touch screens, the row's menu with a
-// mouse or keyboard).
+// The list: the diary as a journal, newest first, under a header for each month; a search
+// whose words are in the address (#/search?q=…); the next rows as the writer scrolls; each row's
+// Share and Delete (swipe on touch screens, the row's menu with a mouse or keyboard).
+// Back from an entry the list is as the writer left it: the same rows, scrolled as they were.
 
 import * as api from './api.js';
-import { deleteEntry, shareEntry } from './actions.js';
+import { changes, deleteEntry, shareEntry } from './actions.js';
 import * as autosave from './autosave.js';
 import * as device from './device.js';
 import { chooseAction, h, highlight, icon, iconButton, iconLink, toast } from './dom.js';
-import { formatDate, t } from './i18n.js';
-import { refresh } from './main.js';
+import { formatAs, formatDate, localDay, nearDay, t } from './i18n.js';
+import { paged } from './paging.js';
+import { go, navigation, refresh, showingList } from './router.js';
 import { weatherIcon } from './weather.js';
 
 const SEARCH_DELAY_MS = 250;
+const COMPOSE_KEY = 'n'; // the keyboard shortcut for a new entry
 
-// The entries the list last showed, and whose they are: back to the list while the connection
-// is down, they show again instead of an error. Kept in memory only, for this page session.
-let last = { user: null, entries: [] };
+// What the list last showed, and whose it is: its rows, where its next page starts and how far
+// it was scrolled. Back from an entry the list draws these rows again, scrolled as they were,
+// instead of fetching the first page again; while the connection is down they show under a
+// note. Kept in memory only, for this page session. `fresh` is false once the diary changed
+// under them (the router's refresh: an Undo, a login): then the list fetches its first page.
+let last = { user: null, entries: [], cursor: null, scroll: 0, fresh: false };
+// The last search: its words, what it found, and how far its results were scrolled.
+let lastSearch = null;
+const views = new Set(); // the lists on show, to change in place as entries change
 
-// What the writer saved since then shows in those rows instead of what was fetched before.
+navigation.addEventListener('refresh', () => {
+  last.fresh = false;
+  lastSearch = null;
+});
+
+// What the writer saved shows in the rows at once, in the list kept and in the one on show
+// (beside the editor on a wide screen); a new entry comes first, as the newest.
 const update = (e) => {
   const { id, entry } = e.detail;
-  last.entries = last.entries.map((old) => (old.id === id ? edited(old, entry) : old));
+  const known = last.entries.some((old) => old.id === id);
+  if (known) last.entries = last.entries.map((old) => (old.id === id ? edited(old, entry) : old));
+  else if (last.fresh && entry.createdAt) last.entries = [summary(entry), ...last.entries];
+  if (lastSearch) lastSearch.results = lastSearch.results.map((r) => (r.entry.id === id ? { ...r, entry: edited(r.entry, entry) } : r));
+  for (const view of views) view.changed(id);
 };
 autosave.events.addEventListener('saved', update);
 autosave.events.addEventListener('replaced', update);
-autosave.events.addEventListener('trashed', (e) => {
-  last.entries = last.entries.filter((old) => old.id !== e.detail.id);
-});
+autosave.events.addEventListener('trashed', (e) => forgetEntry(e.detail.id));
+changes.addEventListener('trashed', (e) => forgetEntry(e.detail.id)); // deleted in the editor beside
 // Sent: the row on show no longer says it waits.
 autosave.events.addEventListener('saved', (e) => {
   for (const mark of document.querySelectorAll(`.row[data-id="${e.detail.id}"] .waiting`)) mark.remove();
 });
 
+function forgetEntry(id) {
+  last.entries = last.entries.filter((old) => old.id !== id);
+  if (lastSearch) lastSearch.results = lastSearch.results.filter((r) => r.entry.id !== id);
+  for (const view of views) view.removed(id);
+}
+
 /**
- * The list; `offline`: the server has not answered yet, so only this browser's drafts show.
- * `user`: the name of who is logged in, said in the account's menu.
+ * The list; `offline`: the server has not answered yet, so this browser's drafts show, then the
+ * entries kept on this device (device.js).
+ * `user`: the name of who is logged in, said in the account's menu. `query`: the words of the
+ * search to show (from the address).
  */
-export function showList(root, { offline = false, user = null } = {}) {
-  const entries = h('ul', { class: 'entries', 'aria-label': t.appName });
-  const results = h('ul', { class: 'entries', 'aria-label': t.search, hidden: true });
+export function showList(root, { offline = false, user = null, query = '' } = {}) {
+  const journal = h('div', { class: 'journal' });
+  const results = h('ul', { class: 'entries results', 'aria-label': t.search, hidden: true });
   const notice = h('div', { class: 'notice', hidden: true });
   const searchField = h('input', {
     type: 'search', class: 'search-field', 'aria-label': t.search,
@@ -46,95 +72,228 @@ export function showList(root, { offline = false, user = null } = {}) {
     // The server's limit is 256 characters; 256 UTF-16 units never pass it.
     maxlength: 256,
   });
-  const main = h('main', { class: 'column' },
+  // Beside an entry (a wide screen) the entry's page is the main landmark.
+  const main = h(root.closest('.split') ? 'div' : 'main', { class: 'column list-screen' },
     // Searching needs the server.
     h('form', { class: 'search', role: 'search', hidden: offline, onsubmit: (e) => e.preventDefault() },
       icon('search'), searchField),
-    notice, entries, results);
-  root.append(header(offline, user), main);
+    notice, journal, results);
+  const bar = header(offline, user);
+  root.append(bar, main);
+  // The list scrolls in its own pane beside an entry on a wide screen, else with the page.
+  const scroller = root.closest('.pane-list') ?? document.scrollingElement;
+  const observedScroller = root.closest('.pane-list');
+  // The month headers stick under the bar, whatever its height (it grows with a save message).
+  const barSize = new ResizeObserver(() => main.style.setProperty('--bar-height', `${bar.offsetHeight}px`));
+  barSize.observe(bar);
 
-  const swipe = enableSwipe(main);
-  const context = { swipe, query: '' };
+  const context = { swipe: { close() {} }, query: '', offline };
+  // Only a touch screen swipes (a mouse uses the row's menu): the module comes when there is one.
+  // Offline rows have nothing to reveal: Share and Delete need the server.
+  if (!offline && matchMedia('(any-pointer: coarse)').matches) {
+    import('./swipe.js').then((m) => main.isConnected && (context.swipe = m.enableSwipe(main)), () => {});
+  }
   let stopPaging = () => {};
+  let append = grouped(journal, context);
+
+  // Fetches the list from its first page (the kept rows are out of date, or there are none).
+  const load = () => {
+    journal.replaceChildren();
+    main.querySelector('.stale-note')?.remove();
+    append = grouped(journal, context);
+    notice.hidden = true;
+    stopPaging();
+    // New entries still waiting to be sent are not on the server yet: they come first.
+    const drafted = append(kept(true));
+    const shown = new Set(drafted.map((li) => li.dataset.id));
+    stopPaging = paged(journal, {
+      scroller: observedScroller,
+      fetchPage: async (cursor) => {
+        // Offline, the device's copy (device.js), under the note that it may be old.
+        const page = await device.listEntries(cursor, user);
+        if (page.kept && !cursor && main.isConnected) staleNote(journal);
+        const entries = cursor ? [...last.entries, ...page.entries] : page.entries;
+        last = { user, entries, cursor: page.nextCursor, scroll: 0, fresh: !page.kept };
+        return { ...page, entries: page.entries.filter((entry) => !shown.has(entry.id)) };
+      },
+      append: (entries) => append(entries.map(withDraft)),
+      onFirst: (page) => page.entries.length || drafted.length || showEmpty(notice),
+      onError: () => showLast(journal, user, append) || showError(notice),
+    });
+  };
+
+  // Offline: what was written here and not sent yet comes first, and opens in the editor as
+  // usual; then the entries kept on this device; the rest of the diary comes with the server.
+  const showKept = () => autosave.ready.then(() => {
+    if (!main.isConnected) return;
+    journal.replaceChildren();
+    append = grouped(journal, context);
+    notice.hidden = true;
+    stopPaging();
+    const drafted = append(kept());
+    const shown = new Set(drafted.map((li) => li.dataset.id));
+    stopPaging = paged(journal, {
+      scroller: observedScroller,
+      fetchPage: async (cursor) => {
+        const page = await device.keptPage(cursor);
+        return { ...page, entries: page.entries.filter((entry) => !shown.has(entry.id)) };
+      },
+      append: (entries) => append(entries.map(withDraft)),
+      // Sending is held until the server answers; reading the device's copy is not.
+      evenHeld: true,
+      onFirst: (page) => {
+        if (page.entries.length) return;
+        notice.replaceChildren(h('p', {}, t.listOffline));
+        if (autosave.drafts.othersWaiting()) notice.append(h('p', {}, t.keptForWriter));
+        notice.hidden = false;
+      },
+    });
+  });
+
+  // The rows kept from the last visit, as they were; the next page where they ended.
+  // The kept rows drawn again (new entries waiting to be sent first), the scroll kept.
+  const redraw = () => {
+    const scroll = scroller.scrollTop;
+    journal.replaceChildren();
+    notice.hidden = true;
+    append = grouped(journal, context);
+    append([...kept(true).filter((entry) => !last.entries.some((e) => e.id === entry.id)), ...last.entries.map(withDraft)]);
+    scroller.scrollTop = scroll;
+  };
+
+  const restore = () => {
+    redraw();
+    stopPaging = paged(journal, {
+      scroller: observedScroller,
+      resume: last.cursor,
+      fetchPage: async (cursor) => {
+        const page = await device.listEntries(cursor, user);
+        last.entries = [...last.entries, ...page.entries];
+        last.cursor = page.nextCursor;
+        return page;
+      },
+      append: (entries) => append(entries.map(withDraft)),
+    });
+  };
+
+  const view = {
+    changed(id) {
+      const old = journal.querySelector(`.row[data-id="${id}"]`);
+      const entry = last.entries.find((e) => e.id === id);
+      if (old && entry) old.replaceWith(row(withDraft(entry), context));
+      // A new entry: the rows are drawn again with it first.
+      else if (!old && entry && last.entries[0] === entry && !offline) redraw();
+    },
+    removed(id) {
+      journal.querySelector(`.row[data-id="${id}"]`)?.remove();
+      for (const month of journal.querySelectorAll('.month-group')) if (!month.querySelector('.row')) month.remove();
+      // The last one: the empty diary shows (or the next page, if there is one).
+      if (!journal.querySelector('.row') && !offline) load();
+    },
+  };
+  views.add(view);
+
+  // Beside an entry (a wide screen), its row is marked as the one open.
+  const markOpen = () => {
+    for (const link of main.querySelectorAll('.row-link')) {
+      if (link.getAttribute('href') === location.hash) link.setAttribute('aria-current', 'page');
+      else link.removeAttribute('aria-current');
+    }
+  };
+  const marking = new MutationObserver(markOpen);
+  marking.observe(main, { childList: true, subtree: true });
+  addEventListener('hashchange', markOpen);
+  // Beside the editor (a wide screen), the list shows what was written there and not sent yet:
+  // offline, the drafts kept in this browser; else the edits that wait, in their rows, and the
+  // new entries that wait first.
+  const keptAgain = () => {
+    if (offline) return showKept();
+    const shown = (id) => journal.querySelector(`.row[data-id="${id}"]`);
+    if (last.user === user && kept(true).some((entry) => !shown(entry.id))) redraw();
+    else for (const id of autosave.drafts.waiting().keys()) view.changed(id);
+  };
+  addEventListener('hashchange', keptAgain);
 
   if (offline) {
-    // What was written here and not sent yet comes first, and opens in the editor as usual;
-    // then the entries kept on this device (device.js); the rest comes with the server.
-    entries.after(notice);
-    autosave.ready.then(() => {
-      if (!main.isConnected) return;
-      const drafted = kept();
-      entries.append(...drafted);
-      const shown = new Set(drafted.map((li) => li.dataset.id));
-      stopPaging = paged(entries, {
-        fetchPage: async (cursor) => {
-          const page = await device.keptPage(cursor);
-          return { ...page, entries: page.entries.filter((entry) => !shown.has(entry.id)) };
-        },
-        renderRow: (entry) => linkRow(withDraft(entry)),
-        // Sending is held until the server answers; reading the device's copy is not.
-        evenHeld: true,
-        onFirst: (page) => {
-          if (page.entries.length) return;
-          notice.replaceChildren(h('p', {}, t.listOffline));
-          if (autosave.drafts.othersWaiting()) notice.append(h('p', {}, t.keptForWriter));
-          notice.hidden = false;
-        },
-      });
-    });
+    journal.after(notice);
+    showKept();
+  } else if (last.fresh && last.user === user && last.entries.length) {
+    restore();
+    if (!query) scroller.scrollTop = last.scroll;
   } else {
     // Let a save started as the writer left the editor land first, so the
     // list shows what they just wrote.
-    autosave.settled().then(() => {
-      if (!main.isConnected) return;
-      // New entries still waiting to be sent are not on the server yet: they come first.
-      const drafted = kept(true);
-      entries.append(...drafted);
-      const shown = new Set(drafted.map((li) => li.dataset.id));
-      stopPaging = paged(entries, {
-        fetchPage: async (cursor) => {
-          // Offline, the device's copy (device.js), under the note that it may be old.
-          const page = await device.listEntries(cursor, user);
-          if (page.kept && !cursor && main.isConnected) staleNote(entries);
-          last = { user, entries: cursor ? [...last.entries, ...page.entries] : page.entries };
-          return { ...page, entries: page.entries.filter((entry) => !shown.has(entry.id)) };
-        },
-        renderRow: (entry) => row(withDraft(entry), context),
-        onFirst: (page) => page.entries.length || drafted.length || showEmpty(notice),
-        onError: () => showLast(entries, user, context) || showError(notice),
-      });
-    });
+    autosave.settled().then(() => main.isConnected && load());
   }
 
   let searchTimer = null;
   let searchSerial = 0;
+  const showResults = (found, words) => {
+    context.query = words;
+    results.replaceChildren(...found.map((r) => row(r.entry, context, r.snippet)));
+    if (!found.length) results.append(h('li', { class: 'notice' }, t.noResults));
+    journal.hidden = true;
+    results.hidden = false;
+  };
+  const search = async (words) => {
+    const serial = ++searchSerial;
+    context.query = words;
+    showingList(words ? `#/search?q=${encodeURIComponent(words)}` : '#/');
+    if (!words) {
+      lastSearch = null;
+      results.hidden = true;
+      journal.hidden = false;
+      return;
+    }
+    try {
+      const found = await api.search(words);
+      if (serial !== searchSerial) return; // a newer search is under way
+      lastSearch = { query: words, results: found.results, scroll: 0 };
+      showResults(found.results, words);
+    } catch (error) {
+      // A refused or stopped search (too many words, too slow) says why, in the server's words.
+      const said = error instanceof api.ApiError && error.code && error.status !== 401;
+      if (serial === searchSerial) toast(said ? error.message : t.loadFailed);
+    }
+  };
   searchField.addEventListener('input', () => {
     clearTimeout(searchTimer);
-    searchTimer = setTimeout(async () => {
-      const query = searchField.value.trim();
-      const serial = ++searchSerial;
-      context.query = query;
-      if (!query) {
-        results.hidden = true;
-        entries.hidden = false;
-        return;
-      }
-      try {
-        const found = await api.search(query);
-        if (serial !== searchSerial) return; // a newer search is under way
-        results.replaceChildren(...found.results.map((r) => row(r.entry, context, r.snippet)));
-        if (!found.results.length) results.append(h('li', { class: 'notice' }, t.noResults));
-        entries.hidden = true;
-        results.hidden = false;
-      } catch (error) {
-        // A refused or stopped search (too many words, too slow) says why, in the server's words.
-        const said = error instanceof api.ApiError && error.code && error.status !== 401;
-        if (serial === searchSerial) toast(said ? error.message : t.loadFailed);
-      }
-    }, SEARCH_DELAY_MS);
+    searchTimer = setTimeout(() => search(searchField.value.trim()), SEARCH_DELAY_MS);
   });
+  // A search in the address (a reload, or Back from one of its results): shown again, from
+  // memory when it was the last one, scrolled as it was.
+  if (query && !offline) {
+    searchField.value = query;
+    if (lastSearch?.query === query) {
+      showResults(lastSearch.results, query);
+      scroller.scrollTop = lastSearch.scroll;
+    } else {
+      search(query);
+    }
+  }
+
+  // A new entry from the keyboard, on a computer: the compose button's shortcut.
+  const onKey = (e) => {
+    const n = e.key === COMPOSE_KEY || e.key === COMPOSE_KEY.toUpperCase()
+      || (e.code === 'KeyN' && !/^[a-z]$/i.test(e.key)); // a Korean keyboard types ㅜ there
+    if (!n || e.ctrlKey || e.metaKey || e.altKey || e.isComposing || e.repeat) return;
+    // Not while typing, nor behind a dialog.
+    if (e.target.closest?.('input, textarea, select, [contenteditable]') || document.querySelector('dialog[open]')) return;
+    e.preventDefault();
+    go('#/new');
+  };
+  document.addEventListener('keydown', onKey);
 
   return () => {
+    // Where the writer was, for the way back.
+    if (context.query && lastSearch) lastSearch.scroll = scroller.scrollTop;
+    else if (!offline && last.user === user) last.scroll = scroller.scrollTop;
+    views.delete(view);
+    barSize.disconnect();
+    marking.disconnect();
+    removeEventListener('hashchange', markOpen);
+    removeEventListener('hashchange', keptAgain);
+    document.removeEventListener('keydown', onKey);
     stopPaging();
     clearTimeout(searchTimer);
   };
@@ -144,18 +303,50 @@ export function showList(root, { offline = false, user = null } = {}) {
 function header(offline, user) {
   // The account's menu (and logging out) loads when first opened.
   const account = () => import('./account.js').then((m) => m.showAccount(user), () => toast(t.loadFailed));
+  const key = COMPOSE_KEY.toUpperCase();
   return h('header', { class: 'bar' },
     h('div', { class: 'bar-inner' },
       h('h1', { class: 'app-name' }, t.appName),
       offline ? null : iconButton('account', t.account, { 'aria-haspopup': 'dialog', onclick: account }),
       offline ? null : iconLink('trash', t.trash, '#/trash'),
-      iconLink('new', t.newEntry, '#/new')));
+      // On a phone a round button at the bottom corner, in reach of the thumb; on a computer
+      // a button in the bar, with a shortcut.
+      h('a', {
+        class: 'compose', href: '#/new', 'aria-label': t.newEntry,
+        title: t.shortcut(t.newEntry, key), 'aria-keyshortcuts': COMPOSE_KEY,
+      }, icon('new'), h('span', { class: 'compose-label', 'aria-hidden': 'true' }, t.newEntry))));
 }
+
+/**
+ * Puts rows into `journal` under a header for each month, newest first, continuing the last
+ * month as the next page comes. Returns the function that adds rows (and returns them).
+ */
+function grouped(journal, context) {
+  let month = null;
+  let list = null;
+  return (entries) => entries.map((entry) => {
+    const { month: its } = localDay(entry.createdAt);
+    if (its !== month) {
+      month = its;
+      const id = `month-${its}-${++groups}`;
+      list = h('ul', { class: 'entries', 'aria-labelledby': id });
+      journal.append(h('section', { class: 'month-group' },
+        h('h2', { class: 'month', id }, formatAs('month', entry.createdAt)), list));
+    }
+    const li = row(entry, context);
+    list.append(li);
+    return li;
+  });
+}
+let groups = 0; // for the month headers' ids
 
 function row(entry, context, snippet) {
   const title = entry.title.trim();
   const mark = (text) => (context.query ? highlight(text, context.query) : text);
   const li = h('li', { class: 'row', 'data-id': entry.id });
+  // Offline, or for an entry not on the server yet, a row only opens its entry: Share and
+  // Delete need the server.
+  if (context.offline || entry.local) return li.append(h('div', { class: 'row-main' }, rowLink(entry, mark, snippet))), li;
   const share = async () => {
     context.swipe.close();
     try {
@@ -165,9 +356,8 @@ function row(entry, context, snippet) {
     }
   };
   const removed = () => {
-    li.remove();
-    last.entries = last.entries.filter((e) => e.id !== entry.id);
-    if (!document.querySelector('.entries .row')) refresh(); // the last one: show the empty diary
+    li.remove(); // a search result; a row of the journal goes with the rest (forgetEntry)
+    forgetEntry(entry.id);
   };
   const remove = () => deleteEntry(entry.id, { onDeleted: removed, onRestored: refresh });
   li.append(
@@ -190,33 +380,46 @@ function row(entry, context, snippet) {
   return li;
 }
 
+/**
+ * A row: the day and weekday at its side; the title; when (today, yesterday, or for a search
+ * result, which has no month header, the date) and the time of day, with the weather; then the
+ * first lines of the text. A screen reader hears the date in full.
+ */
 function rowLink(entry, mark, snippet) {
   const title = entry.title.trim();
+  const at = entry.createdAt;
+  const near = nearDay(at);
+  const when = near ?? (snippet == null ? null : formatDate(at));
   return h('a', { class: 'row-link', href: `#/entry/${entry.id}` },
-    h('span', { class: title ? 'row-title' : 'row-title untitled' }, title ? mark(title) : t.untitled),
-    h('span', { class: 'row-meta' },
-      entry.waiting ? waitingMark() : null,
-      h('time', { datetime: entry.createdAt }, formatDate(entry.createdAt)),
-      weatherIcon(entry.weather),
-      snippet == null ? h('span', { class: 'row-excerpt' }, entry.excerpt) : null),
-    // A search result shows its snippet whole, so the marked words are seen.
-    snippet == null ? null : h('span', { class: 'row-snippet' }, mark(snippet)));
+    h('span', { class: 'row-day', 'aria-hidden': 'true' },
+      h('span', { class: 'row-date' }, formatAs('day', at)),
+      h('span', { class: 'row-weekday' }, formatAs('weekday', at))),
+    h('span', { class: 'row-text' },
+      h('span', { class: title ? 'row-title' : 'row-title untitled' }, title ? mark(title) : t.untitled),
+      h('span', { class: 'row-meta' },
+        h('time', { datetime: at },
+          when ? h('span', { class: near ? 'row-when row-near' : 'row-when' }, when)
+            : h('span', { class: 'visually-hidden' }, `${formatDate(at)}, `),
+          h('span', { class: 'row-time' }, formatAs('time', at))),
+        weatherIcon(entry.weather),
+        entry.waiting ? waitingMark() : null),
+      // A search result shows its snippet, so the marked words are seen.
+      snippet == null
+        ? h('span', { class: 'row-excerpt' }, entry.excerpt)
+        : h('span', { class: 'row-snippet' }, mark(snippet))));
 }
 
 /**
- * Rows for the drafts kept in this browser (`onlyNew`: of entries not on the server yet), newest
- * first; only the link, as Share and Delete need the server.
+ * The drafts kept in this browser (`onlyNew`: of entries not on the server yet), newest first,
+ * as the list's entries, marked as waiting to be sent.
  */
 function kept(onlyNew = false) {
   return [...autosave.drafts.waiting().values()]
     .filter((draft) => !onlyNew || draft.base == null)
     .sort((a, b) => b.created.localeCompare(a.created))
-    .map(({ id, title, body, created }) => linkRow({ id, title, createdAt: created, excerpt: device.excerptOf(body), waiting: true }));
-}
-
-/** A row that only opens its entry: Share and Delete need the server. */
-function linkRow(entry) {
-  return h('li', { class: 'row', 'data-id': entry.id }, h('div', { class: 'row-main' }, rowLink(entry, (text) => text)));
+    .map(({ id, title, body, created, weather }) => ({
+      id, title, createdAt: created, weather, excerpt: device.excerptOf(body), waiting: true, local: onlyNew,
+    }));
 }
 
 /** The row's entry as its writer left it: words not sent yet show, marked as waiting. */
@@ -231,22 +434,33 @@ function waitingMark() {
 }
 
 /** A row's entry with a newer title and body, as the server would list it. */
-function edited(entry, { title, body }) {
-  return { ...entry, title, excerpt: device.excerptOf(body) };
+function edited(entry, { title, body, weather }) {
+  return { ...entry, title, excerpt: device.excerptOf(body), weather: weather ?? entry.weather };
 }
 
+/** An entry as the list's page gives it: its body cut to the excerpt. */
+function summary({ id, title, body, createdAt, weather, version }) {
+  return { id, title, createdAt, weather, version, excerpt: device.excerptOf(body) };
+}
+
+/** The empty diary invites its first entry; the sample diary is there to look around first. */
 function showEmpty(notice) {
-  const button = h('button', { type: 'button', class: 'button' }, t.loadSample);
-  button.addEventListener('click', async () => {
-    button.disabled = true;
+  const sample = h('button', { type: 'button', class: 'link-button' }, t.loadSample);
+  sample.addEventListener('click', async () => {
+    sample.disabled = true;
     try {
       await api.loadSample();
     } catch (error) {
-      if (error.code !== 'not_empty') return toast(t.loadFailed), (button.disabled = false);
+      if (error.code !== 'not_empty') return toast(t.loadFailed), (sample.disabled = false);
     }
     refresh();
   });
-  notice.replaceChildren(h('p', {}, t.empty), button);
+  notice.replaceChildren(
+    h('p', { class: 'empty-title' }, t.empty),
+    h('p', {}, t.emptyInvite),
+    h('a', { class: 'button primary', href: '#/new' }, icon('new'), t.writeFirst),
+    h('p', { class: 'empty-sample' }, t.orSample, ' ', sample));
+  notice.classList.add('empty');
   notice.hidden = false;
 }
 
@@ -254,159 +468,22 @@ function showEmpty(notice) {
  * The rows the list showed last, if they are this writer's, under a note that they may be old.
  * An edit still waiting in this browser (not sent yet) shows as written.
  */
-function showLast(entries, user, context) {
+function showLast(journal, user, append) {
   if (last.user !== user || !last.entries.length) return false;
-  staleNote(entries);
-  entries.append(...last.entries.map((entry) => row(withDraft(entry), context)));
+  staleNote(journal);
+  append(last.entries.map(withDraft));
   return true;
 }
 
-function staleNote(entries) {
-  entries.before(h('p', { class: 'offline-note stale-note', role: 'status' },
+function staleNote(journal) {
+  journal.before(h('p', { class: 'offline-note stale-note', role: 'status' },
     h('span', {}, t.listStale),
-    h('button', { type: 'button', onclick: refresh }, t.tryAgain)));
+    h('button', { type: 'button', onclick: () => refresh() }, t.tryAgain)));
 }
 
 function showError(notice) {
   notice.replaceChildren(
     h('p', {}, t.loadFailed),
-    h('button', { type: 'button', class: 'button', onclick: refresh }, t.tryAgain));
+    h('button', { type: 'button', class: 'button', onclick: () => refresh() }, t.tryAgain));
   notice.hidden = false;
-}
-
-// -- Infinite scroll --------------------------------------------------------------------------
-// Loads the next page when the end of a list comes near.
-
-/**
- * fetchPage(cursor) -> {entries, nextCursor}; renderRow(entry) -> <li>. `evenHeld`: pages come
- * while sending is held too (the device's copy, offline at start).
- * onFirst(page) runs after the first page (for the empty state), onError(error) if the first
- * page fails. A later page that fails is said at the end of the list, where it would have come,
- * with a way to try again; the rows shown stay.
- */
-export function paged(list, { fetchPage, renderRow, onFirst, onError, evenHeld = false }) {
-  let cursor = null;
-  let first = true;
-  let loading = false;
-  let done = false;
-  const sentinel = h('div', { class: 'sentinel', 'aria-hidden': 'true' });
-  const retry = () => {
-    done = false;
-    more();
-  };
-  const failed = h('li', {},
-    h('p', { class: 'offline-note stale-note', role: 'status' },
-      h('span', {}, t.moreFailed),
-      h('button', { type: 'button', onclick: retry }, t.tryAgain)));
-  list.after(sentinel);
-  const observer = new IntersectionObserver(
-    (seen) => seen.some((s) => s.isIntersecting) && more(),
-    { rootMargin: '0px 0px 600px 0px' },
-  );
-
-  async function more() {
-    // Held: its writer is logging out, or has (the next login draws the list again).
-    if (loading || done || (autosave.isHeld() && !evenHeld)) return;
-    loading = true;
-    try {
-      const page = await fetchPage(cursor);
-      const rows = page.entries.map(renderRow);
-      // Focus on Try again moves on to the first row that came, not to the top of the page.
-      const refocus = failed.contains(document.activeElement);
-      failed.remove();
-      list.append(...rows);
-      if (refocus) rows[0]?.querySelector('a, button')?.focus();
-      cursor = page.nextCursor;
-      done = !cursor;
-      if (first) onFirst?.(page);
-      first = false;
-    } catch (error) {
-      done = true; // the error view or the note offers to try again
-      if (first) onError?.(error);
-      else list.append(failed);
-    } finally {
-      loading = false;
-    }
-    // Observing again reports the sentinel afresh if it is still in view.
-    observer.unobserve(sentinel);
-    if (!done) observer.observe(sentinel);
-  }
-
-  observer.observe(sentinel);
-  return () => observer.disconnect();
-}
-
-// -- Swipe ------------------------------------------------------------------------------------
-// Swipe a row left on a touch screen to reveal its Share and Delete buttons, as in the iOS
-// app. Mouse and keyboard use the row's menu instead.
-
-function enableSwipe(list) {
-  let drag = null;
-  let openRow = null;
-  let suppressClickUntil = 0;
-
-  const actionsWidth = (row) => row.querySelector('.row-actions').offsetWidth;
-  const setOffset = (row, px) => row.querySelector('.row-main').style.setProperty('--dx', `${px}px`);
-
-  function close(row) {
-    row.classList.remove('open');
-    setOffset(row, 0);
-    if (openRow === row) openRow = null;
-  }
-
-  function open(row) {
-    if (openRow && openRow !== row) close(openRow);
-    row.classList.add('open');
-    setOffset(row, -actionsWidth(row));
-    openRow = row;
-  }
-
-  list.addEventListener('pointerdown', (e) => {
-    if (e.pointerType === 'mouse') return;
-    const row = e.target.closest('.row');
-    if (openRow && openRow !== row) close(openRow);
-    if (!row || e.target.closest('.row-actions')) return;
-    const start = row.classList.contains('open') ? -actionsWidth(row) : 0;
-    drag = { row, id: e.pointerId, x: e.clientX, y: e.clientY, start, offset: start, swiping: false };
-  });
-
-  list.addEventListener('pointermove', (e) => {
-    if (!drag || e.pointerId !== drag.id) return;
-    const dx = e.clientX - drag.x;
-    const dy = e.clientY - drag.y;
-    if (!drag.swiping) {
-      if (Math.abs(dx) < 8 && Math.abs(dy) < 8) return;
-      if (Math.abs(dy) > Math.abs(dx)) return void (drag = null); // a scroll, not a swipe
-      drag.swiping = true;
-      drag.row.classList.add('dragging');
-    }
-    drag.offset = Math.min(0, Math.max(-actionsWidth(drag.row), drag.start + dx));
-    setOffset(drag.row, drag.offset);
-  });
-
-  function end(e) {
-    if (!drag || e.pointerId !== drag.id) return;
-    const { row, swiping, offset, start } = drag;
-    drag = null;
-    row.classList.remove('dragging');
-    if (swiping) {
-      suppressClickUntil = performance.now() + 500; // the lift is not a tap on the link
-      if (offset < -actionsWidth(row) / 3) open(row);
-      else close(row);
-    } else if (start && e.type === 'pointerup') {
-      suppressClickUntil = performance.now() + 500; // a tap on an open row closes it
-      close(row);
-    }
-  }
-  list.addEventListener('pointerup', end);
-  list.addEventListener('pointercancel', end);
-
-  list.addEventListener('click', (e) => {
-    if (performance.now() < suppressClickUntil && !e.target.closest('.row-actions')) {
-      e.preventDefault();
-      e.stopPropagation();
-    }
-  }, true);
-
-  return { close: () => openRow && close(openRow) };
 }

@@ -3,10 +3,11 @@
 import * as autosave from './autosave.js';
 import { offerUndo } from './actions.js';
 import { getSession, sessionEvents, setCsrfToken } from './api.js';
-import { h, toast } from './dom.js';
+import { h } from './dom.js';
 import { lang, t } from './i18n.js';
 import { showEditor, watchViewport } from './editor.js';
 import { showList } from './list.js';
+import { LIST, PAGE, SCREEN, refresh, route, startRouting } from './router.js';
 import { watchForUpdates } from './update.js';
 import { weatherRecorded } from './weather.js';
 
@@ -45,53 +46,23 @@ autosave.events.addEventListener('conflict', (e) => {
   import('./conflict.js').then((m) => m.showConflict(e.detail));
 });
 
-// Hash routes: #/ the list, #/new a new entry, #/entry/<id> an entry, #/trash.
-// Each screen draws itself into #app and returns a function that tears it down.
+// Each screen draws itself into #app and returns a function that tears it down (router.js).
 const app = document.getElementById('app');
-const routes = [];
-let teardown = null;
-let shown = null; // the hash of the screen drawn
-let serial = 0; // counts the screens asked for: only the last one asked is drawn
 let started = false;
 let locked = false; // the login form is on show: no screen of the diary is drawn behind it
 let user = null; // the name of who is logged in, for the account's menu
-const route = (pattern, show, later) => routes.push([pattern, show, later]);
 
 function start() {
   started = true;
-  addEventListener('hashchange', refresh);
-  refresh();
-}
-
-/**
- * Draws the current screen (again, e.g. after an Undo changed its data). The screens import it
- * from this module, which imports them: a function declaration is ready before any of them runs.
- */
-export function refresh() {
-  const hash = location.hash || '#/';
-  const found = routes.find(([pattern]) => pattern.test(hash));
-  if (!found) return location.replace('#/'); // an unknown route: go to the list
-  const [pattern, show, later] = found;
-  const args = hash.match(pattern).slice(1);
-  if (!later) return draw(hash, (root) => show(root, ...args));
-  // A screen whose module loads on demand: the screen on show stays until it has come, and
-  // stays usable if it cannot come (the connection dropped), with a note that says so.
-  const asked = ++serial;
-  later.load().then(
-    (module) => asked === serial && draw(hash, (root) => show(module, root, ...args)),
-    () => asked === serial && unreachable(hash, later.unreachable));
-}
-
-function draw(hash, show) {
-  if (locked) return; // drawn once someone has logged in
-  serial++; // a screen still loading is not wanted any more
-  teardown?.();
-  app.replaceChildren();
-  scrollTo(0, 0);
-  shown = hash;
-  teardown = show(app) ?? null;
-  if (offline) app.querySelector('.bar')?.after(offlineNote);
-  placeStatus();
+  startRouting(app, {
+    ready: () => !locked,
+    drawn: () => {
+      if (offline) app.querySelector('.bar')?.after(offlineNote);
+      placeStatus();
+    },
+    // Beside the list on a wide screen, before an entry is chosen.
+    blank: (root) => root.append(h('main', { class: 'pane-blank' }, h('p', {}, t.chooseEntry))),
+  });
 }
 
 /**
@@ -100,27 +71,30 @@ function draw(hash, show) {
  * Moved only when the bar is new, so a message being read out is not cut short.
  */
 function placeStatus() {
-  const home = app.querySelector('.bar') ?? document.getElementById('notices');
+  // Beside the list, an entry's own bar: the status is about what is written there.
+  const home = app.querySelector('.pane-page .bar') ?? app.querySelector('.bar') ?? document.getElementById('notices');
   if (status.parentNode !== home) home.append(status);
-}
-
-/** Stays on the screen on show (or goes to the list) and says why the other did not open. */
-function unreachable(hash, message) {
-  // Without a hashchange, so the screen on show is not drawn again (and its data not fetched
-  // again, which would fail too); the link that was followed works again.
-  if (shown) history.replaceState(null, '', shown);
-  else location.replace('#/');
-  toast(message, { action: t.tryAgain, onAction: () => (location.hash = hash), duration: 10000 });
 }
 
 // The list and the editor come with the page, so a writer whose connection drops after it
 // loaded can still open the editor and write (the text waits in the browser). The trash, the
 // login form, the account's menu and the conflict dialog need the server anyway: they load when
 // first needed.
-route(/^#\/?$/, (root) => showList(root, { offline, user }));
-route(/^#\/new$/, (root) => showEditor(root, null));
-route(/^#\/entry\/([0-9a-fA-F-]{36})$/, (root, id) => showEditor(root, id.toLowerCase()));
-route(/^#\/trash$/, (m, root) => m.showTrash(root), { load: () => import('./trash.js'), unreachable: t.trashOffline });
+// Routes: #/ the list, #/search?q=<words> the list's search, #/new a new entry,
+// #/entry/<id> an entry, #/trash.
+route(/^#\/?$/, LIST, (root) => showList(root, { offline, user }));
+route(/^#\/search\?q=([^&]*)$/, LIST, (root, q) => showList(root, { offline, user, query: decode(q) }));
+route(/^#\/new$/, PAGE, (root) => showEditor(root, null));
+route(/^#\/entry\/([0-9a-fA-F-]{36})$/, PAGE, (root, id) => showEditor(root, id.toLowerCase()));
+route(/^#\/trash$/, SCREEN, (m, root) => m.showTrash(root), { load: () => import('./trash.js'), unreachable: t.trashOffline });
+
+function decode(q) {
+  try {
+    return decodeURIComponent(q.replace(/\+/g, ' '));
+  } catch {
+    return q; // typed into the address bar with a stray %: the words as they are
+  }
+}
 
 /** Resolves once someone is logged in; the login or setup form loads only when needed. */
 async function ensureSession(root, session) {
@@ -144,7 +118,7 @@ function begin(session) {
   if (!started) return start();
   // Back from offline or from the login form: the screen is drawn again with the diary's data,
   // except an entry being written, which stays as it is (caret and all) while its text is sent.
-  if (!app.querySelector('.editor-screen .title-field:not([hidden])')) refresh();
+  refresh({ keepPage: Boolean(app.querySelector('.editor-screen .title-field:not([hidden])')) });
 }
 
 // -- Offline at start -------------------------------------------------------------------------

@@ -3,8 +3,8 @@
 import * as api from './api.js';
 import { confirmAction, h, iconLink, toast } from './dom.js';
 import { formatDate, lang, t } from './i18n.js';
-import { paged } from './list.js';
-import { refresh } from './main.js';
+import { paged } from './paging.js';
+import { back, refresh } from './router.js';
 
 // The trash's own words; those it shares with the other screens are in i18n.js.
 const words = {
@@ -30,10 +30,15 @@ const w = words[lang] ?? words.en;
 export function showTrash(root) {
   const entries = h('ul', { class: 'entries', 'aria-label': t.trash });
   const notice = h('div', { class: 'notice', hidden: true });
+  const backLink = iconLink('back', t.back, '#/');
+  backLink.addEventListener('click', (e) => {
+    e.preventDefault();
+    back(); // back in history, as a phone's back button would
+  });
   root.append(
     h('header', { class: 'bar' },
       h('div', { class: 'bar-inner' },
-        iconLink('back', t.back, '#/'),
+        backLink,
         h('h1', {}, t.trash))),
     h('main', { class: 'column' }, notice, entries));
 
@@ -48,11 +53,15 @@ export function showTrash(root) {
 
   return paged(entries, {
     fetchPage: (cursor) => api.listTrash(cursor),
-    renderRow: (entry) => row(entry, gone),
+    append: (found) => {
+      const rows = found.map((entry) => row(entry, gone));
+      entries.append(...rows);
+      return rows;
+    },
     onFirst: (page) => page.entries.length || empty(),
     onError: () => {
       notice.replaceChildren(h('p', {}, t.loadFailed),
-        h('button', { type: 'button', class: 'button', onclick: refresh }, t.tryAgain));
+        h('button', { type: 'button', class: 'button', onclick: () => refresh() }, t.tryAgain));
       notice.hidden = false;
     },
   });
