@@ -150,7 +150,6 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
     });
   });
 
-  // The rows kept from the last visit, as they were; the next page where they ended.
   // The kept rows drawn again (new entries waiting to be sent first), the scroll kept.
   const redraw = () => {
     const scroll = scroller.scrollTop;
@@ -161,6 +160,7 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
     scroller.scrollTop = scroll;
   };
 
+  // The rows kept from the last visit, as they were; the next page where they ended.
   const restore = () => {
     redraw();
     stopPaging = paged(journal, {
