@@ -10,7 +10,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from conftest import DESKTOP, PHONE, wait_for
+from conftest import DESKTOP, PHONE, kept_for_offline, wait_for
 
 SHOTS = Path(__file__).parent / "screenshots"
 OFFLINE_ERRORS = r"Failed to load resource|ERR_INTERNET_DISCONNECTED|Failed to fetch|status of 409"
@@ -33,7 +33,9 @@ def device(page):
 
 
 def controlled(page):
-    wait_for(lambda: page.evaluate("Boolean(navigator.serviceWorker.controller)"), message="the worker to control the page")
+    """The worker controls the page and has kept the rest of the app (the editor, the outbox),
+    which it fetches a few seconds after a visit."""
+    kept_for_offline(page)
 
 
 def creates_answered(page):
@@ -347,6 +349,7 @@ def test_screenshot_of_the_list_with_an_entry_waiting(pages, server, size, local
     page = context.new_page()
     page.goto("/")
     expect(page.locator(".row")).to_have_count(15)
+    controlled(page)  # the editor, kept for offline
     context.set_offline(True)
     page.goto("/#/new")
     page.locator(".title-field").fill("오늘은 비" if locale == "ko-KR" else "Rain again")

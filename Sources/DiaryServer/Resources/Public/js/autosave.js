@@ -8,7 +8,6 @@
 
 import * as api from './api.js';
 import * as device from './device.js';
-import * as outbox from './outbox.js';
 import { takePlace } from './weather.js';
 
 export const events = new EventTarget();
@@ -264,7 +263,9 @@ document.addEventListener('visibilitychange', () => {
 // Text the server has not acknowledged yet, kept so that a failed save, a closed tab or a reload
 // loses nothing: in localStorage, written at once (the words typed just before the tab closes
 // are on disk before it has gone), and in the IndexedDB outbox (outbox.js), which holds what
-// localStorage cannot. One record per entry and tab:
+// localStorage cannot. The outbox's module loads with the first draft written (a first visit
+// that only reads does without it); until then its records are read and deleted here, through
+// device.js. One record per entry and tab:
 // {id, tab, title, body, base: version it was edited from (null: not created yet),
 //  created, left: writer has left it, sent: hashes of texts sent unacknowledged,
 //  location: the rounded place the first POST sent (null: none; absent: not tried yet)}
@@ -279,6 +280,15 @@ const prefix = 'diary.draft.';
 const TAB_KEY = 'diary.tab';
 const TAB_LOCK = 'diary.tab.';
 const memory = new Map(); // used where localStorage is unavailable or full
+let box = null; // the outbox's module, once a draft has been written
+const outbox = (use) => {
+  // Not kept on the device yet, and offline: localStorage has the draft; the next one tries again.
+  box ??= import('./outbox.js').catch((error) => {
+    box = null;
+    throw error;
+  });
+  box.then(use, () => {});
+};
 
 const newTab = () => 't' + Math.random().toString(36).slice(2, 10);
 let tab = (() => {
@@ -330,7 +340,7 @@ export const drafts = {
     if (draft.owner && draft.owner !== owner) return;
     draft = { ...draft, tab, owner: draft.owner ?? owner };
     memory.set(draft.id, draft);
-    outbox.put(keyOf(draft.id), draft);
+    outbox((m) => m.put(keyOf(draft.id), draft));
     try {
       localStorage.setItem(keyOf(draft.id), JSON.stringify(draft));
     } catch {}
@@ -343,7 +353,7 @@ export const drafts = {
 
   remove(id) {
     memory.delete(id);
-    outbox.remove(keyOf(id));
+    outbox((m) => m.remove(keyOf(id)));
     try {
       localStorage.removeItem(keyOf(id));
     } catch {}
@@ -379,7 +389,8 @@ export const drafts = {
       if (draft && (!draft.owner || draft.owner === owner)) localStorage.removeItem(key);
     }
     memory.clear();
-    return outbox.forgetWriter(owner);
+    // What the module gathers to write is dropped by its own forgetWriter.
+    return box ? box.then((m) => m.forgetWriter(owner), () => device.forgetDrafts(owner)) : device.forgetDrafts(owner);
   },
 
   isBlank: (title, body) => !title.trim() && !body.trim(),
@@ -450,8 +461,10 @@ async function adoptOrphans() {
         localStorage.setItem(keyOf(id), JSON.stringify({ ...draft, tab }));
         localStorage.removeItem(key);
       } catch {}
-      outbox.remove(key);
-      outbox.put(keyOf(id), { ...draft, tab });
+      outbox((m) => {
+        m.remove(key);
+        m.put(keyOf(id), { ...draft, tab });
+      });
     }
   };
   // One tab at a time, so two tabs starting together do not both take the same draft.
@@ -475,7 +488,7 @@ async function aliveTabs() {
  */
 async function restore() {
   const alive = await aliveTabs();
-  for (const { key, ...draft } of await outbox.all()) {
+  for (const { key, ...draft } of await device.drafts()) {
     if (readKey(key) || (draft.tab !== tab && alive.has(draft.tab))) continue;
     try {
       localStorage.setItem(key, JSON.stringify(draft));

@@ -17,6 +17,7 @@ export const KEEP = 2000;
 const NAME = 'diary';
 const ENTRIES = 'entries'; // {user, id, createdAt, row: the list's entry, entry?: the whole entry}
 const NEWEST = 'newest'; // index [user, createdAt, id]: the list's order, newest last
+const OUTBOX = 'outbox'; // the drafts not sent yet (outbox.js writes them), keyed as in localStorage
 
 const WRITER_KEY = 'diary.writer';
 const LOGGED_OUT_KEY = 'diary.loggedOut';
@@ -213,7 +214,7 @@ export function open() {
       const store = request.result.createObjectStore(ENTRIES, { keyPath: ['user', 'id'] });
       store.createIndex(NEWEST, ['user', 'createdAt', 'id']);
       // The outbox: one draft per tab and entry, keyed as in localStorage (autosave.js).
-      request.result.createObjectStore('outbox', { keyPath: 'key' });
+      request.result.createObjectStore(OUTBOX, { keyPath: 'key' });
     };
     request.onsuccess = () => {
       // Another tab's newer version of the app needs the database: let it have it.
@@ -230,25 +231,41 @@ export function open() {
   return opening;
 }
 
+/** The record at `key` in `storeName`; without a key, all its records. */
 async function read(storeName, key) {
   const db = await open();
   return new Promise((resolve, reject) => {
-    const request = db.transaction(storeName).objectStore(storeName).get(key);
+    const store = db.transaction(storeName).objectStore(storeName);
+    const request = key === undefined ? store.getAll() : store.get(key);
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
 }
 
+/** Every draft in the outbox, of every writer and tab (autosave.js picks); none if it cannot be read. */
+export const drafts = () => read(OUTBOX).catch(() => []);
+
+/** Logging out: every draft of `owner` (and the ones with no writer recorded) leaves the outbox. */
+export const forgetDrafts = (owner) => change((store) => {
+  const all = store.openCursor();
+  all.onsuccess = () => {
+    const found = all.result;
+    if (!found) return;
+    if (!found.value.owner || found.value.owner === owner) found.delete();
+    found.continue();
+  };
+}, OUTBOX);
+
 /**
  * Runs `work(store)` in one read-write transaction. Failures are swallowed: the copy is a
  * convenience, the server has the diary.
  */
-async function change(work) {
+async function change(work, storeName = ENTRIES) {
   try {
     const db = await open();
     await new Promise((resolve, reject) => {
-      const tx = db.transaction(ENTRIES, 'readwrite');
-      const store = tx.objectStore(ENTRIES);
+      const tx = db.transaction(storeName, 'readwrite');
+      const store = tx.objectStore(storeName);
       work(store);
       tx.oncomplete = resolve;
       tx.onerror = tx.onabort = () => reject(tx.error);

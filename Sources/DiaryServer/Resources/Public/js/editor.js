@@ -3,13 +3,16 @@
 // above the on-screen keyboard (below).
 
 import * as api from './api.js';
-import { deleteEntry, shareEntry } from './actions.js';
 import * as autosave from './autosave.js';
 import { getEntry } from './device.js';
 import { chooseAction, h, iconButton, iconLink, toast } from './dom.js';
 import { formatAs, t } from './i18n.js';
+import { deleteEntry, shareEntry } from './list.js';
 import { back, refresh } from './router.js';
 import { locate, weatherLine } from './weather.js';
+// The drafts' copy in IndexedDB (autosave.js loads it with the first draft): here it comes with
+// the editor, so that what is typed after the connection drops has it too.
+import './outbox.js';
 
 // The weather is attached by the server a moment after a new entry is saved.
 const WEATHER_LOOKUP_MS = 4000;
@@ -261,8 +264,8 @@ function fit() {
   if (focused && document.activeElement === focused) scrollToCaret(focused);
 }
 
-export function watchViewport() {
-  if (!vv) return;
+// Watched from the moment the editor first loads.
+if (vv) {
   vv.addEventListener('resize', fit);
   vv.addEventListener('scroll', fit);
   fit();

@@ -2,14 +2,15 @@
 // whose words are in the address (#/search?q=…); the next rows as the writer scrolls; each row's
 // Share and Delete (swipe on touch screens, the row's menu with a mouse or keyboard).
 // Back from an entry the list is as the writer left it: the same rows, scrolled as they were.
+// What the writer does to an entry, from a row or from the editor, is here too (below): share
+// it, or delete it with a question first and Undo after; and the infinite scroll that the trash
+// uses too.
 
 import * as api from './api.js';
-import { changes, deleteEntry, shareEntry } from './actions.js';
 import * as autosave from './autosave.js';
 import * as device from './device.js';
-import { chooseAction, h, highlight, icon, iconButton, iconLink, toast } from './dom.js';
+import { chooseAction, confirmAction, h, highlight, icon, iconButton, iconLink, toast } from './dom.js';
 import { formatAs, formatDate, localDay, nearDay, t } from './i18n.js';
-import { paged } from './paging.js';
 import { go, navigation, refresh, showingList } from './router.js';
 import { weatherIcon } from './weather.js';
 
@@ -44,7 +45,6 @@ const update = (e) => {
 autosave.events.addEventListener('saved', update);
 autosave.events.addEventListener('replaced', update);
 autosave.events.addEventListener('trashed', (e) => forgetEntry(e.detail.id));
-changes.addEventListener('trashed', (e) => forgetEntry(e.detail.id)); // deleted in the editor beside
 // Sent: the row on show no longer says it waits.
 autosave.events.addEventListener('saved', (e) => {
   for (const mark of document.querySelectorAll(`.row[data-id="${e.detail.id}"] .waiting`)) mark.remove();
@@ -486,4 +486,140 @@ function showError(notice) {
     h('p', {}, t.loadFailed),
     h('button', { type: 'button', class: 'button', onclick: () => refresh() }, t.tryAgain));
   notice.hidden = false;
+}
+
+// -- Share and Delete, from a row or from the editor -----------------------------------------------
+// Sharing uses the Web Share API where the browser has it (the web's UIActivityViewController),
+// otherwise a copy to the clipboard.
+
+/**
+ * Asks, moves the entry to the trash and offers Undo.
+ * `onDeleted` runs once it is in the trash, `onRestored` after an Undo.
+ */
+export async function deleteEntry(id, { onDeleted, onRestored } = {}) {
+  if (!(await confirmAction(t.confirmDelete, t.delete))) return false;
+  try {
+    await api.trashEntry(id);
+  } catch (error) {
+    toast(error.status ? error.message : t.loadFailed);
+    return false;
+  }
+  device.forgetEntry(id); // the list offline does not show it any more
+  onDeleted?.();
+  forgetEntry(id); // from the rows on show too (the list beside the editor)
+  offerUndo(id, t.movedToTrash, onRestored);
+  return true;
+}
+
+export function offerUndo(id, message, onRestored) {
+  toast(message, {
+    action: t.undo,
+    onAction: async () => {
+      try {
+        await api.restoreEntry(id);
+        onRestored?.();
+      } catch (error) {
+        toast(error.status ? error.message : t.loadFailed);
+      }
+    },
+  });
+}
+
+export async function shareEntry(entry) {
+  // The shared text: title, long date, then the body.
+  const { title, body, createdAt } = entry;
+  const text = [title.trim(), formatDate(createdAt), '', body].filter((line, i) => i || line).join('\n').trim();
+  if (navigator.share) {
+    try {
+      await navigator.share({ title, text });
+      return;
+    } catch (error) {
+      if (error.name === 'AbortError') return; // the writer closed the share sheet
+    }
+  }
+  try {
+    await copy(text);
+    toast(t.copied);
+  } catch {
+    toast(t.shareFailed);
+  }
+}
+
+async function copy(text) {
+  if (navigator.clipboard?.writeText) return navigator.clipboard.writeText(text);
+  // Plain http on a home network has no Clipboard API; the old way still works.
+  const area = Object.assign(document.createElement('textarea'), { value: text, readOnly: true });
+  area.className = 'offscreen';
+  document.body.append(area);
+  area.select();
+  const ok = document.execCommand('copy');
+  area.remove();
+  if (!ok) throw new Error('copy failed');
+}
+
+// -- Infinite scroll, for the list and the trash: the next page loads when the end of the rows
+// comes near.
+
+/**
+ * fetchPage(cursor) -> {entries, nextCursor}; append(entries) puts their rows after `end`'s
+ * last one and returns them. onFirst(page) runs after the first page (for the empty state),
+ * onError(error) if the first page fails. A later page that fails is said at the end of the
+ * rows, where it would have come, with a way to try again; the rows shown stay.
+ * `scroller`: the element that scrolls the rows (null: the page). `resume`: the cursor of the
+ * next page, for rows put back as they were (the first page is not fetched again). `evenHeld`:
+ * pages come while sending is held too (the device's copy, offline at start).
+ * Returns a function that stops it.
+ */
+export function paged(end, { fetchPage, append, onFirst, onError, scroller = null, resume, evenHeld = false }) {
+  let cursor = resume ?? null;
+  let first = resume === undefined;
+  let loading = false;
+  let done = resume === null;
+  const sentinel = h('div', { class: 'sentinel', 'aria-hidden': 'true' });
+  const retry = () => {
+    done = false;
+    more();
+  };
+  const failed = h('p', { class: 'offline-note stale-note', role: 'status' },
+    h('span', {}, t.moreFailed),
+    h('button', { type: 'button', onclick: retry }, t.tryAgain));
+  end.after(sentinel);
+  const observer = new IntersectionObserver(
+    (seen) => seen.some((s) => s.isIntersecting) && more(),
+    { root: scroller, rootMargin: '0px 0px 600px 0px' },
+  );
+
+  async function more() {
+    // Held: its writer is logging out, or has (the next login draws the list again).
+    if (loading || done || (autosave.isHeld() && !evenHeld)) return;
+    loading = true;
+    try {
+      const page = await fetchPage(cursor);
+      // Focus on Try again moves on to the first row that came, not to the top of the page.
+      const refocus = failed.contains(document.activeElement);
+      failed.remove();
+      const rows = append(page.entries);
+      if (refocus) rows[0]?.querySelector('a, button')?.focus();
+      cursor = page.nextCursor;
+      done = !cursor;
+      if (first) onFirst?.(page);
+      first = false;
+    } catch (error) {
+      done = true; // the error view or the note offers to try again
+      if (first) onError?.(error);
+      else sentinel.before(failed);
+    } finally {
+      loading = false;
+    }
+    // Observing again reports the sentinel afresh if it is still in view.
+    observer.unobserve(sentinel);
+    if (!done) observer.observe(sentinel);
+  }
+
+  if (!done) observer.observe(sentinel);
+  return () => {
+    observer.disconnect();
+    sentinel.remove(); // the list may page again from its start, with a sentinel of its own
+    failed.remove();
+  };
 }

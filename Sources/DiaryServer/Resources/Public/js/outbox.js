@@ -8,7 +8,7 @@
 // holds what localStorage cannot (it is small, about 5 MB for the whole diary, and may be
 // cleared on its own): at start, a draft found here and not there is put back.
 
-import { open } from './device.js';
+import { drafts, open } from './device.js';
 
 const OUTBOX = 'outbox';
 
@@ -33,16 +33,7 @@ export function remove(key) {
 /** Every draft in the outbox (of every writer and tab; autosave.js picks). */
 export async function all() {
   await flush();
-  try {
-    const db = await open();
-    return await new Promise((resolve, reject) => {
-      const request = db.transaction(OUTBOX).objectStore(OUTBOX).getAll();
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-  } catch {
-    return [];
-  }
+  return drafts();
 }
 
 /** Logging out: every draft of `owner` (and the ones with no writer recorded) leaves the outbox. */
