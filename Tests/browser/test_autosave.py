@@ -255,6 +255,7 @@ def test_a_draft_written_while_the_server_restarts_waits_for_its_writer_to_log_i
     page = context.new_page()
     page.goto("/")
     expect(page.get_by_text("Your diary is empty.")).to_be_visible()
+    kept_for_offline(page)  # a visit of more than a few seconds: the editor is kept too
 
     def server_goes_away(route):
         server.stop()

@@ -144,6 +144,9 @@ def test_screenshots_of_logging_out_and_of_the_trash_out_of_reach(pages, server,
         page = pages.context(locale, color_scheme=scheme, service_workers="block", **options).new_page()
         page.goto("/")
         expect(page.locator(".row")).to_have_count(15)
+        # The editor, loaded before the connection drops (the worker, blocked here, keeps it a few
+        # seconds after a visit; the page loads it when an entry is first opened).
+        page.evaluate("import('./js/editor.js')")
         # The connection drops; later it comes back, but saves still fail.
         down = {"all": True}
         page.route("**/*", lambda route: route.abort("internetdisconnected")

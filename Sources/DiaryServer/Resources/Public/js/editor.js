@@ -250,17 +250,13 @@ export function showEditor(root, existingId) {
 
 // -- The keyboard -----------------------------------------------------------------------------
 // On phones the on-screen keyboard covers the bottom of the layout viewport.
-// The editor is sized to the visual viewport (CSS --vv-height, --vv-top), so
-// its body ends just above the keyboard, and the caret line is scrolled into
-// what remains.
+// The editor is sized to the visual viewport (CSS --vv-height, --vv-top, which router.js keeps),
+// so its body ends just above the keyboard, and the caret line is scrolled into what remains.
 
 const vv = window.visualViewport;
 let focused = null;
 
 function fit() {
-  const style = document.documentElement.style;
-  style.setProperty('--vv-height', `${vv.height}px`);
-  style.setProperty('--vv-top', `${vv.offsetTop}px`);
   if (focused && document.activeElement === focused) scrollToCaret(focused);
 }
 
@@ -268,7 +264,6 @@ function fit() {
 if (vv) {
   vv.addEventListener('resize', fit);
   vv.addEventListener('scroll', fit);
-  fit();
 }
 
 /** Keeps the caret of this textarea in view whenever the viewport changes. */
