@@ -101,7 +101,8 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
       fetchPage: async (cursor) => {
         const page = await api.listEntries(cursor);
         const entries = cursor ? [...last.entries, ...page.entries] : page.entries;
-        last = { user, entries, cursor: page.nextCursor, scroll: 0, fresh: true };
+        // A later page may land after the writer left for an entry: the scroll they left at stays.
+        last = { user, entries, cursor: page.nextCursor, scroll: cursor ? last.scroll : 0, fresh: true };
         return page;
       },
       append: (entries) => append(entries),
