@@ -64,6 +64,24 @@ def test_back_from_an_entry_finds_the_list_as_it_was_left(pages, server):
     expect(page.locator(".row-title").last).to_have_text("Entry 1")
 
 
+def test_a_page_that_lands_after_an_entry_opened_keeps_the_lists_scroll(pages, server):
+    page, row, loaded = open_two_pages_down(pages, server)
+    # The third page is asked for and held on its way while the writer opens an entry.
+    held = []
+    page.route(re.compile(r"/api/v1/entries\?.*cursor="), lambda route: held.append(route))
+    wait_for(lambda: page.mouse.wheel(0, 3000) or held, message="the third page asked for")
+    row.scroll_into_view_if_needed()
+    where = scrolled(page)
+    row.click()
+    expect(page.get_by_role("textbox", name="Title")).to_have_value("Entry 34")
+    with page.expect_response(re.compile(r"cursor=")):
+        held[0].continue_()
+    page.go_back()
+    # The rows of the page that came late are there too, and the list is where it was left.
+    expect(page.locator(".row")).to_have_count(60)
+    assert abs(scrolled(page) - where) <= 2, (scrolled(page), where)
+
+
 def test_the_apps_back_arrow_goes_back_in_history_instead_of_adding_to_it(pages, server):
     page, row, loaded = open_two_pages_down(pages, server)
     where = scrolled(page)

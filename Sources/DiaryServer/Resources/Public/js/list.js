@@ -113,7 +113,8 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
         const page = await device.listEntries(cursor, user);
         if (page.kept && !cursor && main.isConnected) staleNote(journal);
         const entries = cursor ? [...last.entries, ...page.entries] : page.entries;
-        last = { user, entries, cursor: page.nextCursor, scroll: 0, fresh: !page.kept };
+        // A later page may land after the writer left for an entry: the scroll they left at stays.
+        last = { user, entries, cursor: page.nextCursor, scroll: cursor ? last.scroll : 0, fresh: !page.kept };
         return { ...page, entries: page.entries.filter((entry) => !shown.has(entry.id)) };
       },
       append: (entries) => append(entries.map(withDraft)),
