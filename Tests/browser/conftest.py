@@ -124,6 +124,18 @@ class Server(diary_harness.Server):
         return wait_for(lambda: (self.entry(entry_id) or {}).get("weather"), timeout, "the entry's weather")
 
 
+# The app's files a service worker keeps a few seconds after a visit, not at its install (sw.js's
+# LATER): until then the list opens offline, an entry does not.
+KEPT_LATER = ("Promise.all(['js/editor.js', 'js/outbox.js'].map((f) => caches.match(f)))"
+              ".then((found) => found.every(Boolean))")
+
+
+def kept_for_offline(page):
+    """Waits until the service worker controls the page and keeps the whole app, editor included."""
+    wait_for(lambda: page.evaluate("Boolean(navigator.serviceWorker.controller)"), message="the worker to control the page")
+    wait_for(lambda: page.evaluate(KEPT_LATER), timeout=15, message="the editor and the outbox, kept for offline")
+
+
 @pytest.fixture
 def open_meteo():
     fake = FakeOpenMeteo()

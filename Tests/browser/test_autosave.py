@@ -5,7 +5,7 @@ import datetime
 
 from playwright.sync_api import expect
 
-from conftest import TESTER, wait_for
+from conftest import TESTER, kept_for_offline, wait_for
 
 START = datetime.datetime(2024, 5, 1, 12, 0, tzinfo=datetime.timezone.utc)
 
@@ -134,12 +134,14 @@ def test_a_save_while_the_server_is_down_arrives_when_it_is_back(pages, server):
 
 
 def test_the_editor_opens_and_keeps_text_when_the_connection_drops_after_the_list_loaded(pages, server):
-    # The editor comes with the page, not when first opened: a writer who lost the connection
-    # after opening the diary can still write, and the text arrives once the server is back.
+    # The editor is not part of the first visit (the list is), but the service worker keeps it a
+    # few seconds after it: a writer who lost the connection after that can still write, and the
+    # text arrives once the server is back.
     pages.allow_errors(r"ERR_CONNECTION_REFUSED|Failed to load resource")
     page = pages.open("/")
     expect(page.get_by_text("Your diary is empty.")).to_be_visible()
     page.wait_for_load_state("networkidle")
+    kept_for_offline(page)
     server.stop()
     page.get_by_role("link", name="New entry").click()
     page.get_by_role("textbox", name="Title").type("Written offline")
@@ -195,6 +197,7 @@ def test_the_diary_opens_and_keeps_what_is_written_when_the_network_is_gone_at_s
     expect(note).to_have_text("Could not reach the diary. What you write is kept in this browser and sent when "
                               "the connection is back.")
     expect(page.get_by_text("Your entries will appear here when the connection is back.")).to_be_visible()
+    kept_for_offline(page)  # the editor, which the worker keeps a few seconds after the visit
     context.set_offline(True)
     page.unroute("**/api/v1/**")
 
@@ -252,6 +255,7 @@ def test_a_draft_written_while_the_server_restarts_waits_for_its_writer_to_log_i
     page = context.new_page()
     page.goto("/")
     expect(page.get_by_text("Your diary is empty.")).to_be_visible()
+    kept_for_offline(page)  # a visit of more than a few seconds: the editor is kept too
 
     def server_goes_away(route):
         server.stop()

@@ -1,6 +1,6 @@
 """Logging out from the account's menu: the session ends and the login form shows, and no text
-is lost on the way: what waits in the browser is sent first, and what cannot be sent is asked
-about and kept for the writer's next login."""
+is lost unasked: what waits in the browser is sent first, and what cannot be sent is asked about,
+since logging out deletes it from the device with everything else of the writer's."""
 
 import datetime
 
@@ -11,13 +11,13 @@ from conftest import TESTER
 
 WORDS = {
     "en-US": {"account": "Account", "menu": "Logged in as tester", "log_out": "Log out", "cancel": "Cancel",
-              "unsent": "Some changes are not saved yet. Log out anyway?", "log_in": "Log in", "name": "Name",
+              "unsent": "Some changes are not saved yet. Logging out deletes them from this device. Log out anyway?", "log_in": "Log in", "name": "Name",
               "password": "Password", "title": "Title", "body": "Write here", "back": "Back to the list",
-              "sending": "Saving your changes before logging out…"},
+              "sending": "Saving your changes before logging out…", "empty": "Your diary is empty."},
     "ko-KR": {"account": "계정", "menu": "tester 계정으로 로그인했어요", "log_out": "로그아웃", "cancel": "취소",
-              "unsent": "아직 저장하지 못한 글이 있어요. 그래도 로그아웃할까요?", "log_in": "로그인", "name": "이름",
+              "unsent": "아직 저장하지 못한 글이 있어요. 로그아웃하면 이 기기에서 지워져요. 그래도 로그아웃할까요?", "log_in": "로그인", "name": "이름",
               "password": "비밀번호", "title": "일기 제목", "body": "일기 내용", "back": "목록으로",
-              "sending": "로그아웃하기 전에 쓴 글을 저장하고 있어요…"},
+              "sending": "로그아웃하기 전에 쓴 글을 저장하고 있어요…", "empty": "아직 쓴 일기가 없어요."},
 }
 
 
@@ -139,14 +139,16 @@ def test_logging_out_says_it_is_saving_while_a_slow_save_is_on_its_way(pages, se
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
-def test_text_that_cannot_be_sent_is_asked_about_and_kept_for_the_next_login(pages, server, locale):
+def test_text_that_cannot_be_sent_is_asked_about_and_logging_out_anyway_deletes_it(pages, server, locale):
     w = WORDS[locale]
     page = pages.open("/", locale=locale)
     blocked = {"on": True}
     block_saves(page, blocked)
     pages.allow_errors(r"net::ERR_INTERNET_DISCONNECTED")
     write(page, w, "Not sent yet", "Every word of this must survive.")
-    expect(page.locator(".row-title")).to_have_count(0)
+    # The list shows it waiting to be sent.
+    expect(page.locator(".row-title")).to_have_text(["Not sent yet"])
+    expect(page.locator(".row .waiting")).to_have_count(1)
 
     # Asked first; Cancel stays logged in.
     log_out(page, w)
@@ -156,36 +158,37 @@ def test_text_that_cannot_be_sent_is_asked_about_and_kept_for_the_next_login(pag
     expect(page.get_by_role("button", name=w["account"])).to_be_visible()
     expect(page.get_by_role("button", name=w["log_in"])).to_have_count(0)
 
-    # Logging out anyway keeps the text in this browser ...
+    # Logging out anyway deletes the text from this browser ...
     log_out(page, w)
     question.get_by_role("button", name=w["log_out"]).click()
     expect(page.get_by_role("button", name=w["log_in"])).to_be_visible()
     # ... and the next person at this browser is not told about it (nor is the form covered).
     expect(page.locator("#save-status")).to_be_hidden()
-    assert server.entries() == []
+    assert page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('diary.draft.'))") == []
 
-    # ... and it reaches the diary once its writer is back.
+    # ... so nothing of it is sent when its writer is back: they were asked.
     blocked["on"] = False
     log_in(page, w)
-    # (The list shows once the drafts are sent; the save's route is handled meanwhile.)
-    expect(page.locator(".row-title")).to_have_text(["Not sent yet"])
-    assert [(e["title"], e["excerpt"]) for e in server.entries()] == [("Not sent yet", "Every word of this must survive.")]
+    expect(page.get_by_role("button", name=w["account"])).to_be_visible()
+    expect(page.get_by_text(w["empty"])).to_be_visible()
+    expect(page.locator(".row-title")).to_have_count(0)
+    assert server.entries() == []
 
 
-def test_after_logging_out_the_offline_start_keeps_the_drafts_titles_to_their_writer(pages, server):
+def test_after_logging_out_the_offline_start_shows_nothing_of_the_last_writer(pages, server):
     # A shared browser: the next person opening the diary while the server cannot be reached sees
-    # nothing of what the last writer kept here, only that something waits for its writer.
+    # nothing of what the last writer wrote or read here.
     w = WORDS["en-US"]
     context = pages.context()
     page = context.new_page()
     block_saves(page, {"on": True})
     pages.allow_errors(r"net::ERR_INTERNET_DISCONNECTED")
     page.goto("/")
-    write(page, w, "Not for the next person", "Kept for my next login.")
+    write(page, w, "Not for the next person", "Deleted as I log out.")
+    draft_id = page.evaluate("Object.keys(localStorage).find((k) => k.startsWith('diary.draft.')).split('.').pop()")
     log_out(page, w)
     page.get_by_role("dialog", name=w["unsent"]).get_by_role("button", name=w["log_out"]).click()
     expect(page.get_by_role("button", name=w["log_in"])).to_be_visible()
-    draft_id = page.evaluate("Object.keys(localStorage).find((k) => k.startsWith('diary.draft.')).slice(12)")
     page.close()
 
     page = context.new_page()
@@ -194,18 +197,11 @@ def test_after_logging_out_the_offline_start_keeps_the_drafts_titles_to_their_wr
     expect(page.get_by_text("Your entries will appear here when the connection is back.")).to_be_visible()
     expect(page.get_by_text("Not for the next person")).to_have_count(0)
     expect(page.locator(".row")).to_have_count(0)
-    expect(page.get_by_text("Changes kept for their writer are sent when they log in again.")).to_be_visible()
+    expect(page.get_by_text("Changes kept for their writer are sent when they log in again.")).to_have_count(0)
     expect(page.get_by_role("link", name="New entry")).to_be_visible()
     # Nor does its address open the text: the entry is asked of the server, which cannot answer.
     page.goto(f"/#/entry/{draft_id}")
     expect(page.get_by_text("Could not reach the diary. Check the connection.")).to_be_visible()
     expect(page.get_by_role("textbox", name=w["body"])).to_have_count(0)
-    assert "Kept for my next login." not in page.content()
+    assert "Deleted as I log out." not in page.content()
     assert "Not for the next person" not in page.content()
-
-    # The server back, the writer logs in and their text reaches the diary.
-    page.unroute("**/api/v1/**")
-    page.goto("/")
-    log_in(page, w)
-    expect(page.locator(".row-title")).to_have_text(["Not for the next person"])
-    assert [(e["title"], e["excerpt"]) for e in server.entries()] == [("Not for the next person", "Kept for my next login.")]

@@ -8,14 +8,15 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from conftest import PHONE, wait_for
+from conftest import PHONE, kept_for_offline, wait_for
 
 OFFLINE_NOTE = "Could not reach the diary. What you write is kept in this browser and sent when the connection is back."
 
 
 def controlled(page):
-    """Waits until the service worker controls the page (installed and activated)."""
-    wait_for(lambda: page.evaluate("Boolean(navigator.serviceWorker.controller)"), message="the worker to control the page")
+    """Waits until the service worker controls the page (installed and activated) and has kept
+    the rest of the app (the editor, the outbox), which it fetches a few seconds after a visit."""
+    kept_for_offline(page)
 
 
 def test_after_a_first_visit_the_worker_controls_the_page(pages, server):

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import PHONE, wait_for
+from conftest import PHONE, kept_for_offline, wait_for
 
 SEOUL = {"latitude": 37.566535, "longitude": 126.977969}
 NOTICE = "Weather needs your location."
@@ -205,7 +205,7 @@ def test_with_weather_off_nothing_asks_for_the_location(pages, server):
     expect(page.locator("#toast")).to_be_hidden()  # no "Weather needs your location." either
     # Offline at start, the browser remembers the answer.
     pages.allow_errors(r"Failed to load resource|ERR_INTERNET_DISCONNECTED|Failed to fetch")
-    wait_for(lambda: page.evaluate("Boolean(navigator.serviceWorker.controller)"), message="the app kept for offline")
+    kept_for_offline(page)
     context.set_offline(True)
     page.goto("/#/")
     page.reload()

@@ -98,6 +98,10 @@ def diary_env(extra: Optional[dict] = None) -> dict:
     if os.environ.get("DIARY_WEB_ROOT"):
         env["DIARY_WEB_ROOT"] = os.environ["DIARY_WEB_ROOT"]
     env["DIARY_BCRYPT_COST"] = "4"
+    # The one setting passed on: a folder of web files to serve instead of the binary's own, so
+    # the browser tests can try a change to the web app without building the binary again.
+    if os.environ.get("DIARY_WEB_ROOT"):
+        env["DIARY_WEB_ROOT"] = os.environ["DIARY_WEB_ROOT"]
     env.update(extra or {})
     return env
 

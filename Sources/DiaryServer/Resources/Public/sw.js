@@ -16,15 +16,23 @@ const RELEASE = { version: 'unreleased', files: {} };
 const PREFIX = 'diary-shell-';
 const CACHE = PREFIX + RELEASE.version;
 
-// What the page needs to open, kept at install so the diary opens offline after one visit:
-// index.html (''), the stylesheet, and every module the page imports as it starts (main.js's
-// imports and theirs). The rest of the shell (the modules loaded on demand, swipe.js among them
-// as only touch screens use it, the manifests, the icons) is kept the first time it is asked
-// for, so a first visit downloads nothing it does not use. (Not even the page's icon: Chromium fetches it outside the page's cache, so the worker
-// would download it a second time.)
-const START = ['', 'app.css', 'js/main.js', 'js/actions.js', 'js/api.js',
-  'js/autosave.js', 'js/dom.js', 'js/editor.js', 'js/i18n.js', 'js/list.js', 'js/paging.js', 'js/router.js', 'js/update.js',
-  'js/weather.js'];
+// What the page needs to open on the list, kept at install so the diary opens offline after one
+// visit: index.html (''), the stylesheet, and every module the page imports as it starts
+// (main.js's imports and theirs). The installing worker finds them in the browser's cache, where
+// the page has just put them: installing costs no bytes.
+const START = ['', 'app.css', 'js/main.js', 'js/api.js', 'js/autosave.js',
+  'js/device.js', 'js/dom.js', 'js/i18n.js', 'js/list.js', 'js/router.js',
+  'js/update.js', 'js/weather.js'];
+// What the page loads when first used but needs offline too: the editor (an entry, a new one)
+// and the outbox (the first draft written). Not part of the first visit: the page asks for them
+// a few seconds after it has settled, at every start (the 'keep the rest' message, js/update.js),
+// and only those not kept yet come over the network, once. Until then (the first seconds of a
+// first visit) an entry does not open offline; the list does, and drafts wait in localStorage.
+const LATER = ['js/editor.js', 'js/outbox.js'];
+// The rest of the shell (the modules loaded on demand that need the server anyway, swipe.js,
+// which only touch screens use and offline rows do not, the manifests, the icons) is kept the
+// first time it is asked for. (Not the page's icon: Chromium fetches it outside the page's
+// cache, so the worker would download it a second time.)
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(START.map((path) => keep(cache, path)))));
@@ -42,7 +50,17 @@ self.addEventListener('activate', (event) => {
 
 self.addEventListener('message', (event) => {
   if (event.data === 'take over') self.skipWaiting();
+  if (event.data === 'keep the rest') event.waitUntil(keepTheRest());
 });
+
+/** Keeps the files of LATER this release's cache lacks; nothing comes when it has them all. */
+async function keepTheRest() {
+  const cache = await caches.open(CACHE);
+  for (const path of LATER) {
+    if (await cache.match(new URL(path, self.registration.scope))) continue;
+    await keep(cache, path).catch(() => {}); // offline: asked again at the next start
+  }
+}
 
 self.addEventListener('fetch', (event) => {
   const path = shellPath(event.request);

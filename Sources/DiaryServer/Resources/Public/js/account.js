@@ -5,6 +5,7 @@
 
 import * as api from './api.js';
 import * as autosave from './autosave.js';
+import * as device from './device.js';
 import { chooseAction, confirmAction, hideToast, toast } from './dom.js';
 import { lang, t } from './i18n.js';
 
@@ -25,7 +26,7 @@ const words = {
     create: 'Create the account', logIn: 'Log in',
     logOut: 'Log out',
     loggedInAs: (name) => `Logged in as ${name}`,
-    unsent: 'Some changes are not saved yet. Log out anyway?',
+    unsent: 'Some changes are not saved yet. Logging out deletes them from this device. Log out anyway?',
     sending: 'Saving your changes before logging out…',
     errors: { offline: 'The server could not be reached. Try again in a moment.' },
   },
@@ -40,7 +41,7 @@ const words = {
     create: '계정 만들기', logIn: '로그인',
     logOut: '로그아웃',
     loggedInAs: (name) => `${name} 계정으로 로그인했어요`,
-    unsent: '아직 저장하지 못한 글이 있어요. 그래도 로그아웃할까요?',
+    unsent: '아직 저장하지 못한 글이 있어요. 로그아웃하면 이 기기에서 지워져요. 그래도 로그아웃할까요?',
     sending: '로그아웃하기 전에 쓴 글을 저장하고 있어요…',
     // The server's messages are English; the usual ones are said here in Korean.
     errors: {
@@ -118,8 +119,9 @@ export async function showAccount(name) {
 }
 
 /**
- * Logs out without losing a word: what waits in the drafts is sent first; what still cannot be
- * sent is asked about, and stays in this browser for its writer's next login.
+ * Logs out and leaves nothing of the writer's diary on this device: what waits in the drafts is
+ * sent first; what still cannot be sent is asked about (logging out deletes it); then the
+ * entries kept on the device, the drafts and the outbox of every tab go.
  */
 async function logOut() {
   autosave.saveAll();
@@ -128,7 +130,7 @@ async function logOut() {
   await Promise.race([autosave.settled(), new Promise((done) => setTimeout(done, SEND_MS))]);
   clearTimeout(saying);
   if (said) hideToast();
-  if (autosave.drafts.ids().length && !(await confirmAction(w.unsent, w.logOut))) return;
+  if (autosave.drafts.waiting().size && !(await confirmAction(w.unsent, w.logOut))) return;
   autosave.hold(); // a save sent after the session ended would only be refused
   await Promise.race([api.quiet(), new Promise((done) => setTimeout(done, SEND_MS))]);
   try {
@@ -138,7 +140,11 @@ async function logOut() {
     return toast(t.loadFailed);
   }
   api.setCsrfToken(null);
-  autosave.drafts.loggedOut();
+  const user = device.writer();
+  await autosave.drafts.forgetWriter(user);
+  await device.forgetWriter(user);
+  device.loggedOut();
+  autosave.loggedOutEverywhere(user);
   // The session is over, as if it had ended elsewhere: main.js brings the login form.
   api.sessionEvents.dispatchEvent(new Event('ended'));
 }

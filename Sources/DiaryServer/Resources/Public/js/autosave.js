@@ -7,6 +7,7 @@
 // trashed {id}.
 
 import * as api from './api.js';
+import * as device from './device.js';
 import { takePlace } from './weather.js';
 
 export const events = new EventTarget();
@@ -46,7 +47,7 @@ export function edit(id, title, body) {
   }
   drafts.put({
     sent: [], created: new Date().toISOString(), ...old,
-    id, title, body, base, left: false,
+    id, title, body, base, left: false, edited: new Date().toISOString(),
   });
   clearTimeout(timers.get(id));
   timers.set(id, setTimeout(() => save(id), DEBOUNCE_MS));
@@ -82,6 +83,7 @@ export function save(id, opts = {}) {
 
 /** Resolves when no save is under way (the list waits so it shows new text). */
 export async function settled() {
+  await starting; // the drafts of tabs that are gone are taken over before they are sent
   for (const id of [...timers.keys()]) save(id);
   while (inflight.size) await Promise.allSettled([...inflight.values()]);
 }
@@ -89,7 +91,7 @@ export async function settled() {
 /** The session is known: from now on edits are sent, first whatever waits in the drafts. */
 export function resume() {
   held = false;
-  saveAll();
+  sendWaiting();
 }
 
 /** Whether sending is held: no one is logged in (or logging out is under way). */
@@ -155,12 +157,14 @@ async function trash(id, keepalive) {
   }
   const now = drafts.get(id);
   if (now && drafts.isBlank(now.title, now.body)) drafts.remove(id);
+  device.forgetEntry(id);
   succeeded(id);
   emit('trashed', { id });
 }
 
 function acknowledge(id, entry, title, body) {
   known(id, entry.version);
+  device.keepEntry(entry);
   const draft = drafts.get(id);
   if (draft && draft.title === title && draft.body === body) drafts.remove(id);
   else if (draft) drafts.patch(id, { base: entry.version });
@@ -242,70 +246,103 @@ export function forget(id) {
   drafts.remove(id);
 }
 
-// Back online, or back to the tab: try what failed without waiting for the timer.
-addEventListener('online', saveAll);
+/** Sends what waits: this tab's drafts, and those of tabs that are gone (taken over first). */
+let starting = Promise.resolve();
+function sendWaiting() {
+  starting = ready.then(adoptOrphans).then(() => held || saveAll());
+}
+
+// Back online, or back to the tab: send what waits without waiting for the retry timer (no
+// Background Sync: Safari and Firefox have none; the next start sends it too).
+addEventListener('online', sendWaiting);
 document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'visible' && failing.size) saveAll();
+  if (document.visibilityState === 'visible') sendWaiting();
 });
 
 // -- Drafts -----------------------------------------------------------------------------------
-// Text the server has not acknowledged yet, kept in localStorage so that a
-// failed save, a closed tab or a reload loses nothing. One record per entry:
-// {id, title, body, base: version it was edited from (null: not created yet),
+// Text the server has not acknowledged yet, kept so that a failed save, a closed tab or a reload
+// loses nothing: in localStorage, written at once (the words typed just before the tab closes
+// are on disk before it has gone), and in the IndexedDB outbox (outbox.js), which holds what
+// localStorage cannot. The outbox's module loads with the first draft written (a first visit
+// that only reads does without it); until then its records are read and deleted here, through
+// device.js. One record per entry and tab:
+// {id, tab, title, body, base: version it was edited from (null: not created yet),
 //  created, left: writer has left it, sent: hashes of texts sent unacknowledged,
 //  location: the rounded place the first POST sent (null: none; absent: not tried yet)}
+//
+// Each tab keeps its own drafts (its id lives in sessionStorage, so a reload keeps it): two tabs
+// on one entry never write over each other's words, and the second save to reach the server
+// builds on a version it has not seen, so it gets the conflict choice. A tab holds a Web Lock
+// named after it while it lives; the drafts of a tab that is gone (closed, or the browser
+// quit) are taken over by the next tab that starts, comes back online or is looked at again.
 
 const prefix = 'diary.draft.';
+const TAB_KEY = 'diary.tab';
+const TAB_LOCK = 'diary.tab.';
 const memory = new Map(); // used where localStorage is unavailable or full
+let box = null; // the outbox's module, once a draft has been written
+const outbox = (use) => {
+  // Not kept on the device yet, and offline: localStorage has the draft; the next one tries again.
+  box ??= import('./outbox.js').catch((error) => {
+    box = null;
+    throw error;
+  });
+  box.then(use, () => {});
+};
+
+const newTab = () => 't' + Math.random().toString(36).slice(2, 10);
+let tab = (() => {
+  try {
+    const kept = sessionStorage.getItem(TAB_KEY);
+    if (kept) return kept;
+    const made = newTab();
+    sessionStorage.setItem(TAB_KEY, made);
+    return made;
+  } catch {
+    return newTab();
+  }
+})();
+
+/** A draft's key: `prefix` + tab + '.' + entry id. Drafts from before tabs had ids have no tab. */
+const keyOf = (id, ofTab = tab) => `${prefix}${ofTab}.${id}`;
+function parseKey(key) {
+  if (!key?.startsWith(prefix)) return null;
+  const rest = key.slice(prefix.length);
+  const dot = rest.indexOf('.');
+  return dot < 0 ? { tab: '', id: rest } : { tab: rest.slice(0, dot), id: rest.slice(dot + 1) };
+}
 
 // Each draft records its writer (`owner`, a user name). A browser shared by two people
 // reads, writes and sends only the logged-in user's drafts; the others wait for their writer.
 // Before the server has answered (offline at start), the writer last logged in here is
-// presumed, so that what is written meanwhile is sent as theirs and no one else's; unless they
-// logged out: then no one is presumed, and their drafts stay out of sight (a shared browser's next
-// person sees none of their titles) until someone logs in again.
-const WRITER_KEY = 'diary.writer';
-const LOGGED_OUT_KEY = 'diary.loggedOut';
-let owner = (() => {
+// presumed (device.js), so that what is written meanwhile is sent as theirs and no one else's.
+const mine = (draft) => (draft && (!draft.owner || draft.owner === device.writer()) ? draft : null);
+
+function readKey(key) {
   try {
-    return localStorage.getItem(LOGGED_OUT_KEY) ? null : localStorage.getItem(WRITER_KEY);
-  } catch {
-    return null;
-  }
-})();
-const mine = (draft) => (draft && (!draft.owner || draft.owner === owner) ? draft : null);
+    const raw = localStorage.getItem(key);
+    if (raw) return JSON.parse(raw);
+  } catch {}
+  return null;
+}
 
 export const drafts = {
   setOwner(name) {
-    owner = name;
-    try {
-      localStorage.setItem(WRITER_KEY, name);
-      localStorage.removeItem(LOGGED_OUT_KEY);
-    } catch {}
-  },
-
-  /** Logged out on purpose: the drafts kept here are no one's to see until the next login. */
-  loggedOut() {
-    owner = null;
-    try {
-      localStorage.setItem(LOGGED_OUT_KEY, '1');
-    } catch {}
+    device.setWriter(name);
   },
 
   get(id) {
-    try {
-      const raw = localStorage.getItem(prefix + id);
-      if (raw) return mine(JSON.parse(raw));
-    } catch {}
-    return mine(memory.get(id));
+    return mine(readKey(keyOf(id))) ?? mine(memory.get(id));
   },
 
   put(draft) {
+    const owner = device.writer();
     if (draft.owner && draft.owner !== owner) return;
-    draft = { ...draft, owner: draft.owner ?? owner };
+    draft = { ...draft, tab, owner: draft.owner ?? owner };
     memory.set(draft.id, draft);
+    outbox((m) => m.put(keyOf(draft.id), draft));
     try {
-      localStorage.setItem(prefix + draft.id, JSON.stringify(draft));
+      localStorage.setItem(keyOf(draft.id), JSON.stringify(draft));
     } catch {}
   },
 
@@ -316,18 +353,44 @@ export const drafts = {
 
   remove(id) {
     memory.delete(id);
+    outbox((m) => m.remove(keyOf(id)));
     try {
-      localStorage.removeItem(prefix + id);
+      localStorage.removeItem(keyOf(id));
     } catch {}
   },
 
+  /** The entries this tab has drafts of. */
   ids() {
-    return all().filter((id) => drafts.get(id));
+    return [...new Set([...memory.keys(), ...stored().filter((k) => k.tab === tab).map((k) => k.id)])]
+      .filter((id) => drafts.get(id));
+  },
+
+  /** The entries with words waiting to be sent from any tab of this writer (the list marks them). */
+  waiting() {
+    const found = new Map(); // id -> the newest draft
+    const all = [...stored().map(({ key }) => readKey(key)), ...memory.values()];
+    for (const draft of all.filter(mine)) {
+      if (drafts.isBlank(draft.title, draft.body)) continue;
+      const seen = found.get(draft.id);
+      if (!seen || (draft.edited ?? '') > (seen.edited ?? '')) found.set(draft.id, draft);
+    }
+    return found;
   },
 
   /** How many drafts wait for another writer: counted only, what they wrote is theirs to see. */
   othersWaiting() {
-    return all().length - drafts.ids().length;
+    return stored().filter(({ key }) => !mine(readKey(key))).length;
+  },
+
+  /** Logging out: every draft of `owner`, in every tab, leaves this browser. */
+  forgetWriter(owner) {
+    for (const { key } of stored()) {
+      const draft = readKey(key);
+      if (draft && (!draft.owner || draft.owner === owner)) localStorage.removeItem(key);
+    }
+    memory.clear();
+    // What the module gathers to write is dropped by its own forgetWriter.
+    return box ? box.then((m) => m.forgetWriter(owner), () => device.forgetDrafts(owner)) : device.forgetDrafts(owner);
   },
 
   isBlank: (title, body) => !title.trim() && !body.trim(),
@@ -345,13 +408,116 @@ export const drafts = {
   },
 };
 
-function all() {
-  const found = new Set(memory.keys());
+/** Every draft key in localStorage, with its tab and entry id. */
+function stored() {
+  const found = [];
   try {
     for (let i = 0; i < localStorage.length; i++) {
       const key = localStorage.key(i);
-      if (key?.startsWith(prefix)) found.add(key.slice(prefix.length));
+      const parsed = parseKey(key);
+      if (parsed) found.push({ key, ...parsed });
     }
   } catch {}
-  return [...found];
+  return found;
 }
+
+// -- This tab, and the drafts of tabs that are gone -----------------------------------------------
+
+/**
+ * Holds this tab's lock for as long as the page lives. A tab duplicated from another starts with
+ * its sessionStorage, so with its id: the lock is then held (by a live tab) and this one takes a
+ * new id. A reload lets go of the lock as the old page goes; it is waited for a moment.
+ */
+async function holdTab() {
+  if (!navigator.locks) return;
+  const held = (name, wait) => new Promise((resolve) => {
+    navigator.locks.request(name, wait ? { signal: AbortSignal.timeout(1500) } : { ifAvailable: true }, (lock) => {
+      resolve(Boolean(lock));
+      return lock ? new Promise(() => {}) : null; // kept until the page goes
+    }).catch(() => resolve(false));
+  });
+  if (await held(TAB_LOCK + tab, true)) return;
+  tab = newTab();
+  try {
+    sessionStorage.setItem(TAB_KEY, tab);
+  } catch {}
+  await held(TAB_LOCK + tab, false);
+}
+
+/**
+ * Takes over the drafts of tabs that are gone, so that they are sent from here. A draft of an
+ * entry this tab has words of too stays where it is (the next start takes it), rather than one of
+ * the two texts replacing the other unseen. Without Web Locks (older browsers) no tab can tell
+ * which are gone: the drafts from before tabs had ids are taken, and each tab sends its own.
+ */
+async function adoptOrphans() {
+  const alive = await aliveTabs();
+  const take = async () => {
+    for (const { key, tab: of, id } of stored()) {
+      if (of === tab || (of && (alive.has(of) || !navigator.locks))) continue;
+      const draft = mine(readKey(key));
+      if (!draft || drafts.get(id)) continue;
+      try {
+        localStorage.setItem(keyOf(id), JSON.stringify({ ...draft, tab }));
+        localStorage.removeItem(key);
+      } catch {}
+      outbox((m) => {
+        m.remove(key);
+        m.put(keyOf(id), { ...draft, tab });
+      });
+    }
+  };
+  // One tab at a time, so two tabs starting together do not both take the same draft.
+  if (navigator.locks) await navigator.locks.request('diary.adopting', take).catch(() => {});
+  else await take();
+}
+
+/** The ids of the tabs open now (each holds its lock); empty without Web Locks. */
+async function aliveTabs() {
+  const alive = new Set();
+  if (!navigator.locks) return alive;
+  const { held = [] } = await navigator.locks.query().catch(() => ({}));
+  for (const lock of held) if (lock.name?.startsWith(TAB_LOCK)) alive.add(lock.name.slice(TAB_LOCK.length));
+  return alive;
+}
+
+/**
+ * Puts back the drafts the outbox holds and localStorage lost (it was full, or cleared): this
+ * tab's own into memory when localStorage still refuses them. Another open tab's are its own
+ * business (one it has just sent may not have left the outbox yet).
+ */
+async function restore() {
+  const alive = await aliveTabs();
+  for (const { key, ...draft } of await device.drafts()) {
+    if (readKey(key) || (draft.tab !== tab && alive.has(draft.tab))) continue;
+    try {
+      localStorage.setItem(key, JSON.stringify(draft));
+    } catch {
+      if (draft.tab === tab && !memory.has(draft.id)) memory.set(draft.id, draft);
+    }
+  }
+}
+
+// -- Logging out, in every tab --------------------------------------------------------------------
+// The tab that logs out deletes the writer's drafts; another tab still open would write its own
+// back (a retry, a key typed) before it learns that the session has ended. It is told at once.
+
+const tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('diary.tabs') : null;
+
+/** Logged out in this tab: the other tabs stop sending and delete what they keep of `writer`. */
+export function loggedOutEverywhere(writer) {
+  tabs?.postMessage({ loggedOut: writer });
+}
+
+tabs?.addEventListener('message', (event) => {
+  const writer = event.data?.loggedOut;
+  if (writer === undefined) return;
+  hold();
+  for (const timer of timers.values()) clearTimeout(timer);
+  timers.clear();
+  device.loggedOut();
+  drafts.forgetWriter(writer);
+});
+
+/** Resolves once this tab has its id and has taken over the drafts of tabs that are gone. */
+export const ready = holdTab().then(restore).then(adoptOrphans).catch(() => {});

@@ -3,12 +3,37 @@
 // above the on-screen keyboard (below).
 
 import * as api from './api.js';
-import { deleteEntry, shareEntry } from './actions.js';
 import * as autosave from './autosave.js';
+import { getEntry } from './device.js';
 import { chooseAction, h, iconButton, iconLink, toast } from './dom.js';
-import { formatAs, t } from './i18n.js';
+import { formatAs, lang, t } from './i18n.js';
+import { deleteEntry, shareEntry } from './list.js';
 import { back, refresh } from './router.js';
 import { locate, weatherLine } from './weather.js';
+// The drafts' copy in IndexedDB (autosave.js loads it with the first draft): here it comes with
+// the editor, so that what is typed after the connection drops has it too.
+import './outbox.js';
+
+// The editor's own words; those it shares with the other screens are in i18n.js.
+const words = {
+  en: {
+    more: 'More',
+    titlePlaceholder: 'Title',
+    bodyPlaceholder: 'Write here',
+    notFound: 'This entry does not exist.',
+    inTrash: 'This entry is in the trash.',
+    notKept: 'This entry has not been opened on this device yet, so it opens once the connection is back.',
+  },
+  ko: {
+    more: '더 보기',
+    titlePlaceholder: '일기 제목',
+    bodyPlaceholder: '일기 내용',
+    notFound: '없는 일기예요.',
+    inTrash: '휴지통에 있는 일기예요.',
+    notKept: '이 기기에서 아직 연 적이 없는 일기라서, 다시 연결되면 열 수 있어요.',
+  },
+};
+const w = words[lang] ?? words.en;
 
 // The weather is attached by the server a moment after a new entry is saved.
 const WEATHER_LOOKUP_MS = 4000;
@@ -39,12 +64,12 @@ export function showEditor(root, existingId) {
   const time = h('time', { class: 'entry-time' });
   const weather = h('span', { class: 'entry-weather-slot', hidden: true });
   const title = h('textarea', {
-    class: 'title-field', rows: 1, 'aria-label': t.titlePlaceholder,
-    placeholder: t.titlePlaceholder, enterkeyhint: 'next', maxlength: 1000,
+    class: 'title-field', rows: 1, 'aria-label': w.titlePlaceholder,
+    placeholder: w.titlePlaceholder, enterkeyhint: 'next', maxlength: 1000,
   });
-  const body = h('textarea', { class: 'body-field', 'aria-label': t.bodyPlaceholder, placeholder: t.bodyPlaceholder });
+  const body = h('textarea', { class: 'body-field', 'aria-label': w.bodyPlaceholder, placeholder: w.bodyPlaceholder });
   const notice = h('div', { class: 'notice', hidden: true });
-  const more = iconButton('more', t.more, { 'aria-haspopup': 'dialog', onclick: () => menu() });
+  const more = iconButton('more', w.more, { 'aria-haspopup': 'dialog', onclick: () => menu() });
   const backLink = iconLink('back', t.back, '#/');
   // Back in history, as a phone's back button would, rather than a new entry on top of it.
   backLink.addEventListener('click', (e) => {
@@ -139,7 +164,12 @@ export function showEditor(root, existingId) {
   autosave.events.addEventListener('saved', onSaved);
 
   async function load() {
+    // Nothing is typed into an entry's empty fields while this tab's drafts are still being
+    // read (its own, and those of tabs that are gone): it could be saved over the entry's words.
+    if (existingId) title.readOnly = body.readOnly = true;
+    await autosave.ready;
     const draft = autosave.drafts.get(id);
+    if (!existingId || draft) title.readOnly = body.readOnly = false;
     if (!existingId || draft?.base === null) {
       // New, or written here but not yet on the server.
       showDate(draft?.created ?? createdAt);
@@ -158,7 +188,8 @@ export function showEditor(root, existingId) {
       title.readOnly = body.readOnly = true;
     }
     try {
-      const entry = await api.getEntry(id);
+      // Offline, the device's copy of an entry seen before (device.js).
+      const entry = await getEntry(id);
       autosave.known(id, entry.version);
       showDate(entry.createdAt);
       showWeather(entry);
@@ -167,7 +198,7 @@ export function showEditor(root, existingId) {
       if (entry.deletedAt) showTrashed();
     } catch (error) {
       if (draft) return; // the retry loop is already sending it
-      showProblem(error.status === 404 ? t.notFound : t.loadFailed, error.status !== 404);
+      showProblem(error.status === 404 ? w.notFound : error.notKept ? w.notKept : t.loadFailed, error.status !== 404);
     }
     if (draft) autosave.save(id);
   }
@@ -191,13 +222,13 @@ export function showEditor(root, existingId) {
         toast(t.loadFailed);
       }
     };
-    notice.replaceChildren(h('p', {}, t.inTrash),
+    notice.replaceChildren(h('p', {}, w.inTrash),
       h('button', { type: 'button', class: 'button', onclick: restore }, t.restore));
     notice.hidden = false;
   }
 
   async function menu() {
-    const choice = await chooseAction(t.more, [
+    const choice = await chooseAction(w.more, [
       { value: 'share', label: t.share },
       { value: 'delete', label: t.delete, danger: true },
     ]);
@@ -240,25 +271,20 @@ export function showEditor(root, existingId) {
 
 // -- The keyboard -----------------------------------------------------------------------------
 // On phones the on-screen keyboard covers the bottom of the layout viewport.
-// The editor is sized to the visual viewport (CSS --vv-height, --vv-top), so
-// its body ends just above the keyboard, and the caret line is scrolled into
-// what remains.
+// The editor is sized to the visual viewport (CSS --vv-height, --vv-top, which router.js keeps),
+// so its body ends just above the keyboard, and the caret line is scrolled into what remains.
 
 const vv = window.visualViewport;
 let focused = null;
 
 function fit() {
-  const style = document.documentElement.style;
-  style.setProperty('--vv-height', `${vv.height}px`);
-  style.setProperty('--vv-top', `${vv.offsetTop}px`);
   if (focused && document.activeElement === focused) scrollToCaret(focused);
 }
 
-export function watchViewport() {
-  if (!vv) return;
+// Watched from the moment the editor first loads.
+if (vv) {
   vv.addEventListener('resize', fit);
   vv.addEventListener('scroll', fit);
-  fit();
 }
 
 /** Keeps the caret of this textarea in view whenever the viewport changes. */

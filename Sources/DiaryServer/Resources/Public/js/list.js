@@ -2,13 +2,15 @@
 // whose words are in the address (#/search?q=…); the next rows as the writer scrolls; each row's
 // Share and Delete (swipe on touch screens, the row's menu with a mouse or keyboard).
 // Back from an entry the list is as the writer left it: the same rows, scrolled as they were.
+// What the writer does to an entry, from a row or from the editor, is here too (below): share
+// it, or delete it with a question first and Undo after; and the infinite scroll that the trash
+// uses too.
 
 import * as api from './api.js';
-import { changes, deleteEntry, shareEntry } from './actions.js';
 import * as autosave from './autosave.js';
-import { chooseAction, h, highlight, icon, iconButton, iconLink, toast } from './dom.js';
+import * as device from './device.js';
+import { chooseAction, confirmAction, h, highlight, icon, iconButton, iconLink, toast } from './dom.js';
 import { formatAs, formatDate, localDay, nearDay, t } from './i18n.js';
-import { paged } from './paging.js';
 import { go, navigation, refresh, showingList } from './router.js';
 import { weatherIcon } from './weather.js';
 
@@ -43,7 +45,10 @@ const update = (e) => {
 autosave.events.addEventListener('saved', update);
 autosave.events.addEventListener('replaced', update);
 autosave.events.addEventListener('trashed', (e) => forgetEntry(e.detail.id));
-changes.addEventListener('trashed', (e) => forgetEntry(e.detail.id)); // deleted in the editor beside
+// Sent: the row on show no longer says it waits.
+autosave.events.addEventListener('saved', (e) => {
+  for (const mark of document.querySelectorAll(`.row[data-id="${e.detail.id}"] .waiting`)) mark.remove();
+});
 
 function forgetEntry(id) {
   last.entries = last.entries.filter((old) => old.id !== id);
@@ -52,7 +57,8 @@ function forgetEntry(id) {
 }
 
 /**
- * The list; `offline`: the server has not answered yet, so only this browser's drafts show.
+ * The list; `offline`: the server has not answered yet, so this browser's drafts show, then the
+ * entries kept on this device (device.js).
  * `user`: the name of who is logged in, said in the account's menu. `query`: the words of the
  * search to show (from the address).
  */
@@ -93,37 +99,81 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
   // Fetches the list from its first page (the kept rows are out of date, or there are none).
   const load = () => {
     journal.replaceChildren();
+    main.querySelector('.stale-note')?.remove();
     append = grouped(journal, context);
     notice.hidden = true;
     stopPaging();
+    // New entries still waiting to be sent are not on the server yet: they come first.
+    const drafted = append(kept(true));
+    const shown = new Set(drafted.map((li) => li.dataset.id));
     stopPaging = paged(journal, {
       scroller: observedScroller,
       fetchPage: async (cursor) => {
-        const page = await api.listEntries(cursor);
+        // Offline, the device's copy (device.js), under the note that it may be old.
+        const page = await device.listEntries(cursor, user);
+        if (page.kept && !cursor && main.isConnected) staleNote(journal);
         const entries = cursor ? [...last.entries, ...page.entries] : page.entries;
         // A later page may land after the writer left for an entry: the scroll they left at stays.
-        last = { user, entries, cursor: page.nextCursor, scroll: cursor ? last.scroll : 0, fresh: true };
-        return page;
+        last = { user, entries, cursor: page.nextCursor, scroll: cursor ? last.scroll : 0, fresh: !page.kept };
+        return { ...page, entries: page.entries.filter((entry) => !shown.has(entry.id)) };
       },
-      append: (entries) => append(entries),
-      onFirst: (page) => page.entries.length || showEmpty(notice),
+      append: (entries) => append(entries.map(withDraft)),
+      onFirst: (page) => page.entries.length || drafted.length || showEmpty(notice),
       onError: () => showLast(journal, user, append) || showError(notice),
     });
   };
 
+  // Offline: what was written here and not sent yet comes first, and opens in the editor as
+  // usual; then the entries kept on this device; the rest of the diary comes with the server.
+  const showKept = () => autosave.ready.then(() => {
+    if (!main.isConnected) return;
+    journal.replaceChildren();
+    append = grouped(journal, context);
+    notice.hidden = true;
+    stopPaging();
+    const drafted = append(kept());
+    const shown = new Set(drafted.map((li) => li.dataset.id));
+    stopPaging = paged(journal, {
+      scroller: observedScroller,
+      fetchPage: async (cursor) => {
+        const page = await device.keptPage(cursor);
+        return { ...page, entries: page.entries.filter((entry) => !shown.has(entry.id)) };
+      },
+      append: (entries) => append(entries.map(withDraft)),
+      // Sending is held until the server answers; reading the device's copy is not.
+      evenHeld: true,
+      onFirst: (page) => {
+        if (page.entries.length) return;
+        notice.replaceChildren(h('p', {}, t.listOffline));
+        if (autosave.drafts.othersWaiting()) notice.append(h('p', {}, t.keptForWriter));
+        notice.hidden = false;
+      },
+    });
+  });
+
+  // The kept rows drawn again (new entries waiting to be sent first), the scroll kept.
+  const redraw = () => {
+    const scroll = scroller.scrollTop;
+    journal.replaceChildren();
+    notice.hidden = true;
+    append = grouped(journal, context);
+    append([...kept(true).filter((entry) => !last.entries.some((e) => e.id === entry.id)), ...last.entries.map(withDraft)]);
+    scroller.scrollTop = scroll;
+  };
+
   // The rows kept from the last visit, as they were; the next page where they ended.
   const restore = () => {
-    append(last.entries.map(withDraft));
+    redraw();
     stopPaging = paged(journal, {
       scroller: observedScroller,
       resume: last.cursor,
       fetchPage: async (cursor) => {
-        const page = await api.listEntries(cursor);
+        const page = await device.listEntries(cursor, user);
         last.entries = [...last.entries, ...page.entries];
         last.cursor = page.nextCursor;
         return page;
       },
-      append: (entries) => append(entries),
+      append: (entries) => append(entries.map(withDraft)),
     });
   };
 
@@ -132,15 +182,8 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
       const old = journal.querySelector(`.row[data-id="${id}"]`);
       const entry = last.entries.find((e) => e.id === id);
       if (old && entry) old.replaceWith(row(withDraft(entry), context));
-      else if (!old && entry && last.entries[0] === entry && !offline) {
-        // A new entry: the rows are drawn again with it first, the scroll kept.
-        const scroll = scroller.scrollTop;
-        journal.replaceChildren();
-        notice.hidden = true;
-        append = grouped(journal, context);
-        append(last.entries.map(withDraft));
-        scroller.scrollTop = scroll;
-      }
+      // A new entry: the rows are drawn again with it first.
+      else if (!old && entry && last.entries[0] === entry && !offline) redraw();
     },
     removed(id) {
       journal.querySelector(`.row[data-id="${id}"]`)?.remove();
@@ -162,23 +205,19 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
   marking.observe(main, { childList: true, subtree: true });
   addEventListener('hashchange', markOpen);
   // Beside the editor (a wide screen), the list shows what was written there and not sent yet:
-  // offline, the drafts kept in this browser; else the edits that wait, in their rows.
+  // offline, the drafts kept in this browser; else the edits that wait, in their rows, and the
+  // new entries that wait first.
   const keptAgain = () => {
-    if (!offline) return void autosave.drafts.ids().forEach((id) => view.changed(id));
-    journal.replaceChildren();
-    append = grouped(journal, context);
-    append(kept());
+    if (offline) return showKept();
+    const shown = (id) => journal.querySelector(`.row[data-id="${id}"]`);
+    if (last.user === user && kept(true).some((entry) => !shown(entry.id))) redraw();
+    else for (const id of autosave.drafts.waiting().keys()) view.changed(id);
   };
   addEventListener('hashchange', keptAgain);
 
   if (offline) {
-    // What was written here and not sent yet comes first, and opens in the editor as usual;
-    // the rest of the diary comes with the server.
-    append(kept());
     journal.after(notice);
-    notice.replaceChildren(h('p', {}, t.listOffline));
-    if (autosave.drafts.othersWaiting()) notice.append(h('p', {}, t.keptForWriter));
-    notice.hidden = false;
+    showKept();
   } else if (last.fresh && last.user === user && last.entries.length) {
     restore();
     if (!query) scroller.scrollTop = last.scroll;
@@ -306,8 +345,9 @@ function row(entry, context, snippet) {
   const title = entry.title.trim();
   const mark = (text) => (context.query ? highlight(text, context.query) : text);
   const li = h('li', { class: 'row', 'data-id': entry.id });
-  // Offline, a row only opens its entry: Share and Delete need the server.
-  if (context.offline) return li.append(h('div', { class: 'row-main' }, rowLink(entry, mark, snippet))), li;
+  // Offline, or for an entry not on the server yet, a row only opens its entry: Share and
+  // Delete need the server.
+  if (context.offline || entry.local) return li.append(h('div', { class: 'row-main' }, rowLink(entry, mark, snippet))), li;
   const share = async () => {
     context.swipe.close();
     try {
@@ -362,42 +402,46 @@ function rowLink(entry, mark, snippet) {
           when ? h('span', { class: near ? 'row-when row-near' : 'row-when' }, when)
             : h('span', { class: 'visually-hidden' }, `${formatDate(at)}, `),
           h('span', { class: 'row-time' }, formatAs('time', at))),
-        weatherIcon(entry.weather)),
+        weatherIcon(entry.weather),
+        entry.waiting ? waitingMark() : null),
       // A search result shows its snippet, so the marked words are seen.
       snippet == null
         ? h('span', { class: 'row-excerpt' }, entry.excerpt)
         : h('span', { class: 'row-snippet' }, mark(snippet))));
 }
 
-/** The drafts kept in this browser, newest first, as the list's entries. */
-function kept() {
-  const { drafts } = autosave;
-  return drafts.ids().map((id) => drafts.get(id))
-    .filter((draft) => !drafts.isBlank(draft.title, draft.body))
+/**
+ * The drafts kept in this browser (`onlyNew`: of entries not on the server yet), newest first,
+ * as the list's entries, marked as waiting to be sent.
+ */
+function kept(onlyNew = false) {
+  return [...autosave.drafts.waiting().values()]
+    .filter((draft) => !onlyNew || draft.base == null)
     .sort((a, b) => b.created.localeCompare(a.created))
-    .map(({ id, title, body, created }) => ({ id, title, createdAt: created, excerpt: excerptOf(body) }));
+    .map(({ id, title, body, created, weather }) => ({
+      id, title, createdAt: created, weather, excerpt: device.excerptOf(body), waiting: true, local: onlyNew,
+    }));
 }
 
-/** A kept row's entry as written here, when an edit still waits in this browser (not sent yet). */
+/** The row's entry as its writer left it: words not sent yet show, marked as waiting. */
 function withDraft(entry) {
-  const draft = autosave.drafts.get(entry.id);
-  return draft ? edited(entry, draft) : entry;
+  const draft = autosave.drafts.waiting().get(entry.id);
+  return draft ? { ...edited(entry, draft), waiting: true } : entry;
+}
+
+/** Says that the row's words wait in this browser to be sent (the outbox). */
+function waitingMark() {
+  return h('span', { class: 'waiting' }, icon('waiting'), t.waiting);
 }
 
 /** A row's entry with a newer title and body, as the server would list it. */
 function edited(entry, { title, body, weather }) {
-  return { ...entry, title, excerpt: excerptOf(body), weather: weather ?? entry.weather };
+  return { ...entry, title, excerpt: device.excerptOf(body), weather: weather ?? entry.weather };
 }
 
 /** An entry as the list's page gives it: its body cut to the excerpt. */
 function summary({ id, title, body, createdAt, weather, version }) {
-  return { id, title, createdAt, weather, version, excerpt: excerptOf(body) };
-}
-
-/** The first line of the body that is not blank, at most 200 characters, as the server's Excerpt. */
-function excerptOf(body) {
-  const line = body.split(/[\r\n]/).map((l) => l.trimStart()).find(Boolean) ?? '';
-  return [...line].slice(0, 200).join('').trimEnd();
+  return { id, title, createdAt, weather, version, excerpt: device.excerptOf(body) };
 }
 
 /** The empty diary invites its first entry; the sample diary is there to look around first. */
@@ -427,11 +471,15 @@ function showEmpty(notice) {
  */
 function showLast(journal, user, append) {
   if (last.user !== user || !last.entries.length) return false;
+  staleNote(journal);
+  append(last.entries.map(withDraft));
+  return true;
+}
+
+function staleNote(journal) {
   journal.before(h('p', { class: 'offline-note stale-note', role: 'status' },
     h('span', {}, t.listStale),
     h('button', { type: 'button', onclick: () => refresh() }, t.tryAgain)));
-  append(last.entries.map(withDraft));
-  return true;
 }
 
 function showError(notice) {
@@ -439,4 +487,140 @@ function showError(notice) {
     h('p', {}, t.loadFailed),
     h('button', { type: 'button', class: 'button', onclick: () => refresh() }, t.tryAgain));
   notice.hidden = false;
+}
+
+// -- Share and Delete, from a row or from the editor -----------------------------------------------
+// Sharing uses the Web Share API where the browser has it (the web's UIActivityViewController),
+// otherwise a copy to the clipboard.
+
+/**
+ * Asks, moves the entry to the trash and offers Undo.
+ * `onDeleted` runs once it is in the trash, `onRestored` after an Undo.
+ */
+export async function deleteEntry(id, { onDeleted, onRestored } = {}) {
+  if (!(await confirmAction(t.confirmDelete, t.delete))) return false;
+  try {
+    await api.trashEntry(id);
+  } catch (error) {
+    toast(error.status ? error.message : t.loadFailed);
+    return false;
+  }
+  device.forgetEntry(id); // the list offline does not show it any more
+  onDeleted?.();
+  forgetEntry(id); // from the rows on show too (the list beside the editor)
+  offerUndo(id, t.movedToTrash, onRestored);
+  return true;
+}
+
+export function offerUndo(id, message, onRestored) {
+  toast(message, {
+    action: t.undo,
+    onAction: async () => {
+      try {
+        await api.restoreEntry(id);
+        onRestored?.();
+      } catch (error) {
+        toast(error.status ? error.message : t.loadFailed);
+      }
+    },
+  });
+}
+
+export async function shareEntry(entry) {
+  // The shared text: title, long date, then the body.
+  const { title, body, createdAt } = entry;
+  const text = [title.trim(), formatDate(createdAt), '', body].filter((line, i) => i || line).join('\n').trim();
+  if (navigator.share) {
+    try {
+      await navigator.share({ title, text });
+      return;
+    } catch (error) {
+      if (error.name === 'AbortError') return; // the writer closed the share sheet
+    }
+  }
+  try {
+    await copy(text);
+    toast(t.copied);
+  } catch {
+    toast(t.shareFailed);
+  }
+}
+
+async function copy(text) {
+  if (navigator.clipboard?.writeText) return navigator.clipboard.writeText(text);
+  // Plain http on a home network has no Clipboard API; the old way still works.
+  const area = Object.assign(document.createElement('textarea'), { value: text, readOnly: true });
+  area.className = 'offscreen';
+  document.body.append(area);
+  area.select();
+  const ok = document.execCommand('copy');
+  area.remove();
+  if (!ok) throw new Error('copy failed');
+}
+
+// -- Infinite scroll, for the list and the trash: the next page loads when the end of the rows
+// comes near.
+
+/**
+ * fetchPage(cursor) -> {entries, nextCursor}; append(entries) puts their rows after `end`'s
+ * last one and returns them. onFirst(page) runs after the first page (for the empty state),
+ * onError(error) if the first page fails. A later page that fails is said at the end of the
+ * rows, where it would have come, with a way to try again; the rows shown stay.
+ * `scroller`: the element that scrolls the rows (null: the page). `resume`: the cursor of the
+ * next page, for rows put back as they were (the first page is not fetched again). `evenHeld`:
+ * pages come while sending is held too (the device's copy, offline at start).
+ * Returns a function that stops it.
+ */
+export function paged(end, { fetchPage, append, onFirst, onError, scroller = null, resume, evenHeld = false }) {
+  let cursor = resume ?? null;
+  let first = resume === undefined;
+  let loading = false;
+  let done = resume === null;
+  const sentinel = h('div', { class: 'sentinel', 'aria-hidden': 'true' });
+  const retry = () => {
+    done = false;
+    more();
+  };
+  const failed = h('p', { class: 'offline-note stale-note', role: 'status' },
+    h('span', {}, t.moreFailed),
+    h('button', { type: 'button', onclick: retry }, t.tryAgain));
+  end.after(sentinel);
+  const observer = new IntersectionObserver(
+    (seen) => seen.some((s) => s.isIntersecting) && more(),
+    { root: scroller, rootMargin: '0px 0px 600px 0px' },
+  );
+
+  async function more() {
+    // Held: its writer is logging out, or has (the next login draws the list again).
+    if (loading || done || (autosave.isHeld() && !evenHeld)) return;
+    loading = true;
+    try {
+      const page = await fetchPage(cursor);
+      // Focus on Try again moves on to the first row that came, not to the top of the page.
+      const refocus = failed.contains(document.activeElement);
+      failed.remove();
+      const rows = append(page.entries);
+      if (refocus) rows[0]?.querySelector('a, button')?.focus();
+      cursor = page.nextCursor;
+      done = !cursor;
+      if (first) onFirst?.(page);
+      first = false;
+    } catch (error) {
+      done = true; // the error view or the note offers to try again
+      if (first) onError?.(error);
+      else sentinel.before(failed);
+    } finally {
+      loading = false;
+    }
+    // Observing again reports the sentinel afresh if it is still in view.
+    observer.unobserve(sentinel);
+    if (!done) observer.observe(sentinel);
+  }
+
+  if (!done) observer.observe(sentinel);
+  return () => {
+    observer.disconnect();
+    sentinel.remove(); // the list may page again from its start, with a sentinel of its own
+    failed.remove();
+  };
 }

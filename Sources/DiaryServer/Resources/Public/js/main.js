@@ -1,12 +1,10 @@
 // Starts the app: language, routes, and the messages about saving.
 
 import * as autosave from './autosave.js';
-import { offerUndo } from './actions.js';
 import { getSession, sessionEvents, setCsrfToken } from './api.js';
 import { h } from './dom.js';
 import { lang, t } from './i18n.js';
-import { showEditor, watchViewport } from './editor.js';
-import { showList } from './list.js';
+import { offerUndo, showList } from './list.js';
 import { LIST, PAGE, SCREEN, refresh, route, startRouting } from './router.js';
 import { watchForUpdates } from './update.js';
 import { weatherRecorded } from './weather.js';
@@ -38,8 +36,6 @@ autosave.events.addEventListener('status', (e) => {
 });
 
 autosave.events.addEventListener('trashed', (e) => offerUndo(e.detail.id, t.emptiedToTrash, refresh));
-
-watchViewport();
 
 // The conflict dialog is rare: it loads with the first conflict.
 autosave.events.addEventListener('conflict', (e) => {
@@ -76,16 +72,18 @@ function placeStatus() {
   if (status.parentNode !== home) home.append(status);
 }
 
-// The list and the editor come with the page, so a writer whose connection drops after it
-// loaded can still open the editor and write (the text waits in the browser). The trash, the
-// login form, the account's menu and the conflict dialog need the server anyway: they load when
-// first needed.
+// The list comes with the page: it is the first screen. The editor loads when an entry or a new
+// one is first opened; the service worker keeps it a few seconds after the first visit (sw.js),
+// so a writer whose connection drops later can still open an entry and write (the text waits in
+// the browser). The trash, the login form, the account's menu and the conflict dialog need the
+// server anyway: they load when first needed.
 // Routes: #/ the list, #/search?q=<words> the list's search, #/new a new entry,
 // #/entry/<id> an entry, #/trash.
 route(/^#\/?$/, LIST, (root) => showList(root, { offline, user }));
 route(/^#\/search\?q=([^&]*)$/, LIST, (root, q) => showList(root, { offline, user, query: decode(q) }));
-route(/^#\/new$/, PAGE, (root) => showEditor(root, null));
-route(/^#\/entry\/([0-9a-fA-F-]{36})$/, PAGE, (root, id) => showEditor(root, id.toLowerCase()));
+const editor = { load: () => import('./editor.js'), unreachable: t.editorOffline };
+route(/^#\/new$/, PAGE, (m, root) => m.showEditor(root, null), editor);
+route(/^#\/entry\/([0-9a-fA-F-]{36})$/, PAGE, (m, root, id) => m.showEditor(root, id.toLowerCase()), editor);
 route(/^#\/trash$/, SCREEN, (m, root) => m.showTrash(root), { load: () => import('./trash.js'), unreachable: t.trashOffline });
 
 function decode(q) {

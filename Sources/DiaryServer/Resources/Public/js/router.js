@@ -9,6 +9,20 @@ import { t } from './i18n.js';
 
 const wide = matchMedia('(min-width: 1024px)');
 
+// The split view and the editor fill the visual viewport, so a keyboard never covers them: CSS
+// reads its size from --vv-height and --vv-top.
+const vv = window.visualViewport;
+const fit = () => {
+  const style = document.documentElement.style;
+  style.setProperty('--vv-height', `${vv.height}px`);
+  style.setProperty('--vv-top', `${vv.offsetTop}px`);
+};
+if (vv) {
+  vv.addEventListener('resize', fit);
+  vv.addEventListener('scroll', fit);
+  fit();
+}
+
 /** What a route draws: the list, a page (beside the list on a wide screen), or a whole screen. */
 export const LIST = 'list';
 export const PAGE = 'page';

@@ -3,7 +3,7 @@
 import * as api from './api.js';
 import { confirmAction, h, iconLink, toast } from './dom.js';
 import { formatDate, lang, t } from './i18n.js';
-import { paged } from './paging.js';
+import { paged } from './list.js';
 import { back, refresh } from './router.js';
 
 // The trash's own words; those it shares with the other screens are in i18n.js.

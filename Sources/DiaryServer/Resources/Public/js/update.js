@@ -8,6 +8,8 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 
+const KEEP_THE_REST_MS = 3000;
+
 let note = null;
 let asked = false; // this page asked the new worker to take over: its arrival reloads the page
 let placing = false; // the note follows the screens as they are drawn
@@ -33,6 +35,9 @@ export function watchForUpdates() {
         if (worker.state === 'installed' && workers.controller) offer(worker);
       });
     });
+    // The rest of what the app needs offline (the editor, the outbox: sw.js's LATER), once this
+    // visit has settled: a first visit brings what the list needs, and these follow.
+    workers.ready.then((ready) => setTimeout(() => ready.active?.postMessage('keep the rest'), KEEP_THE_REST_MS));
     // A phone keeps the app open for days: look for a new release each time it comes back.
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') registration.update().catch(() => {});
