@@ -11,9 +11,14 @@ START = datetime.datetime(2024, 5, 1, 12, 0, tzinfo=datetime.timezone.utc)
 
 
 def frozen_clock(page):
-    """Stops page time, so the debounced save can never fire on its own."""
+    """Stops page time, so the debounced save can never fire on its own: the returned function
+    pauses it a second after the page's present (a slow start may have taken it past START)."""
     page.clock.install(time=START)
-    return lambda: page.clock.pause_at(START + datetime.timedelta(seconds=1))
+
+    def pause():
+        now = page.evaluate("Date.now()") / 1000
+        page.clock.pause_at(datetime.datetime.fromtimestamp(now + 1, tz=datetime.timezone.utc))
+    return pause
 
 
 def entry_with_title(server, title):
