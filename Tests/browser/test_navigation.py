@@ -65,11 +65,25 @@ def test_back_from_an_entry_finds_the_list_as_it_was_left(pages, server):
 
 
 def test_a_page_that_lands_after_an_entry_opened_keeps_the_lists_scroll(pages, server):
-    page, row, loaded = open_two_pages_down(pages, server)
-    # The third page is asked for and held on its way while the writer opens an entry.
-    held = []
-    page.route(re.compile(r"/api/v1/entries\?.*cursor="), lambda route: held.append(route))
-    wait_for(lambda: page.mouse.wheel(0, 3000) or held, message="the third page asked for")
+    for n in range(1, 66):
+        server.create(f"Entry {n}", f"Body {n}")
+    page = pages.open("/", **PHONE)
+    rows = page.locator(".row")
+    expect(rows).to_have_count(20)
+    # The second page comes; the third is asked for and held on its way while the writer opens
+    # an entry.
+    let_through, held = [], []
+
+    def second_through_third_held(route):
+        if let_through:
+            held.append(route)
+        else:
+            let_through.append(route)
+            route.continue_()
+    page.route(re.compile(r"/api/v1/entries\?.*cursor="), second_through_third_held)
+    wait_for(lambda: page.mouse.wheel(0, 800) or held, message="the third page asked for")
+    expect(rows).to_have_count(40)
+    row = page.get_by_role("link", name=re.compile(r"^Entry 34\b"))
     row.scroll_into_view_if_needed()
     where = scrolled(page)
     row.click()
@@ -78,7 +92,7 @@ def test_a_page_that_lands_after_an_entry_opened_keeps_the_lists_scroll(pages, s
         held[0].continue_()
     page.go_back()
     # The rows of the page that came late are there too, and the list is where it was left.
-    expect(page.locator(".row")).to_have_count(60)
+    expect(rows).to_have_count(60)
     assert abs(scrolled(page) - where) <= 2, (scrolled(page), where)
 
 
