@@ -9,7 +9,7 @@ extension SQLiteEntryRows {
     /// never made a Swift string. Cut as bytes (a BLOB): SQLite's `substr` of text stops at a NUL.
     private static let summaryColumns =
         "seq, id, title, substr(CAST(ltrim(body, char(32, 9, 10, 13)) AS BLOB), 1, 1600) AS head, created_at, updated_at, version, deleted_at, "
-        + EntryRow.weatherColumns
+        + EntryRow.laterColumns
 
     public func list(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
         // Row-value comparison walks the partial index from the cursor on: no OFFSET scan.
@@ -77,7 +77,9 @@ extension SQLiteEntryRows {
             updatedAt: Date(millisecondsSince1970: row[Column.updatedAt]),
             version: row[Column.version],
             deletedAt: (row[Column.deletedAt] as Int64?).map(Date.init(millisecondsSince1970:)),
-            weather: EntryRow.weather(row))
+            weather: EntryRow.weather(row),
+            tags: EntryRow.tags(row),
+            starred: (row[Column.starred] as Int64) != 0)
     }
 }
 

@@ -51,6 +51,10 @@ public protocol EntryRows: Sendable {
     /// aside) when the transaction begins gets nothing and `EntryError.diaryNotEmpty`.
     func insert(_ entries: [Entry], onlyIntoEmptyDiary: Bool) async throws -> ImportSummary
 
+    /// How the diary spells each of these tag keys (`Tags.key`) on its entries (not the trash):
+    /// key → tag, for the keys it has.
+    func tagSpellings(keys: [String]) async throws -> [String: String]
+
     /// How many entries are in the diary, not counting the trash.
     func count() async throws -> Int
 
