@@ -51,3 +51,35 @@ struct TagsAndStarsTests {
         #expect(try diary.entries().first?["title"] as? String == "Kept")
     }
 }
+
+/// The list narrowed as jrnl narrows it.
+@Suite("Narrowing the list on the command line", .serialized)
+struct ListFilterTests {
+    @Test("list --tag, --starred, --from, --to and --on, in the writer's time zone")
+    func narrowed() throws {
+        let diary = try DiaryProcess()
+        let seoul = ["TZ": "Asia/Seoul"]
+        try diary.run(["new", "--tag", "travel", "--date", "2020-03-01 23:30", "March trip"], environment: seoul)
+        try diary.run(["new", "--tag", "travel", "--tag", "food", "--star", "--date", "2020-06-01", "June trip"], environment: seoul)
+        try diary.run(["new", "--date", "2021-01-01 00:10", "New year"], environment: seoul)
+        func titles(_ arguments: [String]) throws -> [String] {
+            let result = try diary.run(["list", "--json"] + arguments, environment: seoul)
+            #expect(result.status == 0, "\(result.error)")
+            let rows = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]] ?? []
+            return rows.compactMap { $0["title"] as? String }
+        }
+        #expect(try titles(["--tag", "TRAVEL"]) == ["June trip", "March trip"])
+        #expect(try titles(["--tag", "travel", "--tag", "food"]) == ["June trip"])
+        #expect(try titles(["--starred"]) == ["June trip"])
+        // 23:30 in Seoul on March 1 is still March 1 there (14:30 UTC).
+        #expect(try titles(["--on", "2020-03-01"]) == ["March trip"])
+        #expect(try titles(["--from", "2020-03-02", "--to", "2020-12-31"]) == ["June trip"])
+        #expect(try titles(["--from", "2021-01-01"]) == ["New year"])
+        let none = try diary.run(["list", "--tag", "nowhere"])
+        #expect(none.status == 0 && none.output.contains("No entries match"), "\(none.output)")
+        let bad = try diary.run(["list", "--on", "someday"])
+        #expect(bad.status == 64 && bad.error.contains("--on"), "\(bad.error)")
+        let both = try diary.run(["list", "--on", "today", "--from", "yesterday"])
+        #expect(both.status == 64, "\(both.error)")
+    }
+}

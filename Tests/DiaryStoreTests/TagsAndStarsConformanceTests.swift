@@ -105,3 +105,87 @@ struct TagsAndStarsConformanceTests {
         #expect(try await store.entry(id: entry.id)?.tags == most && full.tags == most)
     }
 }
+
+/// The list narrowed by tags, the star and dates, the same on every backend, page after page.
+@Suite("Every store narrows the list the same way")
+struct FilterConformanceTests {
+    /// Thirty entries a day apart from 2020-01-01 09:00 UTC, oldest first: every second one
+    /// tagged "Even", every third "Third" (spelled in turn "third" and "THIRD"), every fifth
+    /// starred; the last one in the trash.
+    func diary(_ backend: StoreBackend) async throws -> (Diary, [Entry]) {
+        let store = try await backend.makeStore()
+        let start = Date(timeIntervalSince1970: 1_577_869_200)
+        var entries: [Entry] = []
+        for n in 0..<30 {
+            var tags: [String] = []
+            if n % 2 == 0 { tags.append("Even") }
+            if n % 3 == 0 { tags.append(n % 2 == 0 ? "third" : "THIRD") }
+            entries.append(try await store.create(try EntryText(title: "Day \(n)", body: ""), id: UUID(),
+                                                  at: start.addingTimeInterval(Double(n) * 86_400), tags: tags, starred: n % 5 == 0))
+        }
+        _ = try await store.moveToTrash(id: entries[29].id)
+        return (store, entries)
+    }
+
+    /// Every page of the filtered list, `size` rows at a time: the titles, newest first.
+    func titles(_ store: Diary, _ filter: EntryFilter, size: Int = 4) async throws -> [String] {
+        var titles: [String] = []
+        var cursor: EntryCursor?
+        repeat {
+            let page = try await store.list(after: cursor, limit: size, filter: filter)
+            titles += page.entries.map(\.title)
+            cursor = page.nextCursor
+        } while cursor != nil
+        return titles
+    }
+
+    func expected(_ entries: [Entry], _ keep: (Int) -> Bool) -> [String] {
+        (0..<29).filter(keep).reversed().map { "Day \($0)" }
+    }
+
+    @Test("By tag, by several tags, starred, and by dates, page after page", arguments: StoreBackend.allCases)
+    func narrowed(backend: StoreBackend) async throws {
+        let (store, entries) = try await diary(backend)
+        #expect(try await titles(store, try EntryFilter(tags: ["even"])) == expected(entries) { $0 % 2 == 0 })
+        #expect(try await titles(store, try EntryFilter(tags: ["Third"])) == expected(entries) { $0 % 3 == 0 })
+        #expect(try await titles(store, try EntryFilter(tags: ["THIRD", "EVEN"]), size: 2) == expected(entries) { $0 % 6 == 0 })
+        #expect(try await titles(store, try EntryFilter(starredOnly: true)) == expected(entries) { $0 % 5 == 0 })
+        #expect(try await titles(store, try EntryFilter(tags: ["even"], starredOnly: true)) == expected(entries) { $0 % 10 == 0 })
+        let from = entries[10].createdAt, until = entries[20].createdAt
+        #expect(try await titles(store, try EntryFilter(from: from, until: until)) == expected(entries) { (10..<20).contains($0) })
+        #expect(try await titles(store, try EntryFilter(tags: ["even"], from: from, until: until), size: 1)
+                == expected(entries) { (10..<20).contains($0) && $0 % 2 == 0 })
+        #expect(try await titles(store, try EntryFilter(tags: ["nowhere"])).isEmpty)
+        // The whole diary, unfiltered, as before.
+        #expect(try await titles(store, .all, size: 7) == expected(entries) { _ in true })
+    }
+
+    @Test("A changed tag, moment or trash moves an entry in and out of what a filter finds", arguments: StoreBackend.allCases)
+    func followsChanges(backend: StoreBackend) async throws {
+        let (store, entries) = try await diary(backend)
+        let even = try EntryFilter(tags: ["even"])
+        _ = try await store.edit(id: entries[1].id, try EntryEdit(tags: ["EVEN"]), expecting: 1)
+        _ = try await store.edit(id: entries[2].id, try EntryEdit(tags: []), expecting: 1)
+        _ = try await store.moveToTrash(id: entries[4].id)
+        _ = try await store.edit(id: entries[0].id, try EntryEdit(moment: entries[28].createdAt.addingTimeInterval(60)), expecting: 1)
+        var found = expected(entries) { $0 % 2 == 0 && $0 != 2 && $0 != 4 && $0 != 0 } + ["Day 1"]
+        found.insert("Day 0", at: 0)
+        #expect(try await titles(store, even) == found)
+        _ = try await store.restore(id: entries[4].id)
+        #expect(try await titles(store, even).contains("Day 4"))
+        try await store.purge(id: entries[6].id)
+        #expect(try await !titles(store, even).contains("Day 6"))
+    }
+
+    @Test("A filter that cannot be one is refused with why")
+    func refused() {
+        #expect(throws: EntryError.badFilter("A list can be narrowed by at most 10 tags.")) {
+            try EntryFilter(tags: (0...10).map { "t\($0)" })
+        }
+        #expect(throws: EntryError.self) { try EntryFilter(tags: [""]) }
+        let now = Date()
+        #expect(throws: EntryError.badFilter("The dates ask for no time at all: the start must come before the end.")) {
+            try EntryFilter(from: now, until: now)
+        }
+    }
+}

@@ -102,3 +102,41 @@ def test_tags_and_stars_go_out_in_an_export_and_come_back_in_an_import(server, a
     cli(other, "import", str(tmp_path / "export.json"))
     shown = json.loads(cli(other, "show", first["id"], "--json"))
     assert shown["tags"] == ["여행", "Trip to Jeju"] and shown["starred"] is True
+
+
+def test_the_list_is_narrowed_by_tags_the_star_and_dates_page_after_page(api):
+    for n in range(12):
+        tags = (["walk"] if n % 2 == 0 else []) + (["Rain"] if n % 3 == 0 else [])
+        api.create(f"Day {n}", "", tags=tags, starred=n % 4 == 0, createdAt=f"2024-05-{n + 1:02d}T09:00:00Z")
+
+    def titles(**params):
+        rows, cursor = [], None
+        while True:
+            query = {"limit": 2, **params, **({"cursor": cursor} if cursor else {})}
+            response = api.get("/api/v1/entries", params=query)
+            assert response.status_code == 200, response.text
+            page = response.json()
+            rows += [row["title"] for row in page["entries"]]
+            cursor = page["nextCursor"]
+            if cursor is None:
+                return rows
+
+    def days(keep):
+        return [f"Day {n}" for n in reversed(range(12)) if keep(n)]
+
+    assert titles(tag="WALK") == days(lambda n: n % 2 == 0)
+    assert titles(tag=["walk", "rain"]) == days(lambda n: n % 6 == 0)
+    assert titles(starred="true") == days(lambda n: n % 4 == 0)
+    assert titles(tag="walk", starred="true") == days(lambda n: n % 4 == 0)
+    assert titles(**{"from": "2024-05-03T00:00:00Z", "until": "2024-05-06T00:00:00Z"}) == days(lambda n: 2 <= n < 5)
+    assert titles(tag="rain", **{"from": "2024-05-04T09:00:00+00:00"}) == days(lambda n: n % 3 == 0 and n >= 3)
+    # The first page unfiltered is still the whole diary (and answered from the server's memory).
+    assert [row["title"] for row in api.list_all()] == days(lambda n: True)
+
+
+def test_a_filter_that_cannot_be_one_is_refused_saying_why(api):
+    for params, words in [({"tag": ""}, "Tag 1"), ({"tag": [f"t{n}" for n in range(11)]}, "at most 10 tags"),
+                          ({"starred": "yes"}, "starred"), ({"from": "May 1"}, "from"),
+                          ({"from": "2024-05-02T00:00:00Z", "until": "2024-05-01T00:00:00Z"}, "start must come before")]:
+        payload = assert_error(api.get("/api/v1/entries", params=params), 400, "bad_request")
+        assert words in payload["message"], (params, payload)

@@ -11,6 +11,8 @@ public enum EntryError: Error, Equatable, Sendable {
     case tooManyTags(limit: Int)
     /// A moment outside years 1 to 9999.
     case momentOutOfRange
+    /// A list's filter that cannot be one, and why.
+    case badFilter(String)
     /// No entry has this id (or id prefix).
     case notFound(String)
     /// More than one entry starts with this id prefix.
@@ -36,6 +38,8 @@ extension EntryError: CustomStringConvertible, LocalizedError {
             "Tag \(position) cannot be kept: \(reason). A tag is a word or a few, at most \(Tags.maximumLength) characters."
         case .tooManyTags(let limit):
             "An entry may have at most \(limit) tags."
+        case .badFilter(let reason):
+            reason
         case .momentOutOfRange:
             "The date is outside the dates an entry may have, \(EntryMoment.rangeDescription)."
         case .notFound(let id):

@@ -141,9 +141,9 @@ public struct Diary: Sendable {
         }
     }
 
-    /// The diary, newest first, a page at a time.
-    public func list(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
-        try await rows.list(after: cursor, limit: Self.pageSize(limit))
+    /// The diary, newest first, a page at a time; narrowed by `filter` (tags, starred, dates).
+    public func list(after cursor: EntryCursor?, limit: Int, filter: EntryFilter = .all) async throws -> EntryPage {
+        try await rows.list(after: cursor, limit: Self.pageSize(limit), filter: filter)
     }
 
     /// The trash, most recently deleted first, a page at a time.

@@ -32,8 +32,9 @@ public protocol EntryRows: Sendable {
     func delete(id: UUID) async throws -> Bool
 
     /// Up to `limit` (at most `Diary.largestPage`) entries of the diary, not the trash, newest
-    /// first (`createdAt`, then the order they were stored in), after `cursor`.
-    func list(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage
+    /// first (`createdAt`, then the order they were stored in), after `cursor`, narrowed by
+    /// `filter` (each of its tags, starred, within its moments).
+    func list(after cursor: EntryCursor?, limit: Int, filter: EntryFilter) async throws -> EntryPage
 
     /// Up to `limit` entries of the trash, most recently deleted first, after `cursor`.
     func trash(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage
@@ -61,6 +62,13 @@ public protocol EntryRows: Sendable {
     /// A number that goes up with every write of an entry of this diary or its trash, whoever
     /// made it: another process or instance too.
     func changeCount() async throws -> Int64
+}
+
+extension EntryRows {
+    /// The whole diary, newest first.
+    public func list(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
+        try await list(after: cursor, limit: limit, filter: .all)
+    }
 }
 
 /// What an import did.

@@ -72,7 +72,10 @@ struct EntriesController {
         let store = diaries(owner)
         let cursor = try request.cursor()
         let limit = try request.pageSize()
-        guard cursor == nil else { return JSONResponse.page(try await store.list(after: cursor, limit: limit), for: request) }
+        let filter = try request.entryFilter()
+        guard cursor == nil, filter.isEmpty else {
+            return JSONResponse.page(try await store.list(after: cursor, limit: limit, filter: filter), for: request)
+        }
         // The count first, then the page: a page kept is never older than its count.
         let key = FirstPageCache.Key(owner: owner, limit: limit, gzip: JSONResponse.acceptsGzip(request))
         let changeCount = try await store.changeCount()
