@@ -12,11 +12,11 @@ struct PostgresEntryRow: Sendable {
     /// Every query reads these columns in this order (see `decode`).
     static let columns = """
         seq, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude,
-        weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature
+        weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature, tags, starred
         """
 
     typealias Columns = (Int64, String, ByteBuffer, ByteBuffer, Int64, Int64, Int64, Int64?, Double?, Double?,
-                         ByteBuffer?, String?, ByteBuffer?, Bool?, Double?)
+                         ByteBuffer?, String?, ByteBuffer?, Bool?, Double?, [String], Bool)
 
     init(_ row: PostgresRow) throws {
         self.init(try row.decode(Columns.self))
@@ -25,16 +25,17 @@ struct PostgresEntryRow: Sendable {
     /// A row of `owner_id, ` + `columns`: whose entry it is, and the entry.
     static func owned(_ row: PostgresRow) throws -> (UserID, PostgresEntryRow) {
         let (owner, sequence, id, title, body, created, updated, version, deleted, latitude, longitude,
-             provider, condition, description, isDay, temperature) = try row.decode(
+             provider, condition, description, isDay, temperature, tags, starred) = try row.decode(
                 (Int64, Int64, String, ByteBuffer, ByteBuffer, Int64, Int64, Int64, Int64?, Double?, Double?,
-                 ByteBuffer?, String?, ByteBuffer?, Bool?, Double?).self)
+                 ByteBuffer?, String?, ByteBuffer?, Bool?, Double?, [String], Bool).self)
         return (UserID(rawValue: owner), PostgresEntryRow((sequence, id, title, body, created, updated, version, deleted, latitude,
-                                                           longitude, provider, condition, description, isDay, temperature)))
+                                                           longitude, provider, condition, description, isDay, temperature,
+                                                           tags, starred)))
     }
 
     private init(_ columns: Columns) {
         let (sequence, id, title, body, created, updated, version, deleted, latitude, longitude,
-             provider, condition, description, isDay, temperature) = columns
+             provider, condition, description, isDay, temperature, tags, starred) = columns
         self.sequence = sequence
         var weather: Weather?
         if let provider, let condition = condition.flatMap(WeatherCondition.init(rawValue:)) {
@@ -47,7 +48,7 @@ struct PostgresEntryRow: Sendable {
             createdAt: Date(millisecondsSince1970: created), updatedAt: Date(millisecondsSince1970: updated),
             version: Int(version), deletedAt: deleted.map(Date.init(millisecondsSince1970:)),
             location: latitude.flatMap { latitude in longitude.flatMap { Coordinates(latitude: latitude, longitude: $0) } },
-            weather: weather)
+            weather: weather, tags: tags, starred: starred)
     }
 
     /// The entry with this id in `owner`'s diary.
@@ -80,11 +81,14 @@ struct PostgresEntryRow: Sendable {
         binds.append(words.vector)
         binds.append(Int32(clamping: words.titleWords))
         binds.append(Int32(clamping: words.bodyWords))
+        binds.append(entry.tags)
+        binds.append(entry.tags.map(Tags.key))
+        binds.append(entry.starred)
         let insert = """
             INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude,
                 weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature,
-                words, title_words, body_words)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::tsvector, $17, $18)
+                words, title_words, body_words, tags, tag_keys, starred)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::tsvector, $17, $18, $19, $20, $21)
             ON CONFLICT (owner_id, id) DO NOTHING
             RETURNING seq
             """
@@ -116,7 +120,8 @@ struct PostgresEntryRow: Sendable {
         let old = row.entry
         let textChanged = !(old.title.utf8.elementsEqual(entry.title.utf8) && old.body.utf8.elementsEqual(entry.body.utf8))
         guard textChanged || old.updatedAt != entry.updatedAt || old.createdAt != entry.createdAt || old.deletedAt != entry.deletedAt
-                || old.location != entry.location || old.weather != entry.weather || old.version != entry.version else {
+                || old.location != entry.location || old.weather != entry.weather || old.version != entry.version
+                || !Tags.same(old.tags, entry.tags) || old.starred != entry.starred else {
             return .unchanged
         }
         let counts = textChanged

@@ -103,6 +103,20 @@ struct PostgresEntryRows: EntryRows {
         }
     }
 
+    func tagSpellings(keys: [String]) async throws -> [String: String] {
+        try await database.read { [owner, logger] connection in
+            // The earliest entry's spelling of each, found in the tag's own index.
+            let rows = try await connection.query("""
+                SELECT k.key, (SELECT tag FROM entry_tag WHERE owner_id = \(owner.rawValue) AND tag_key = k.key
+                               ORDER BY created_at, seq LIMIT 1)
+                FROM unnest(\(Array(Set(keys)))::text[]) AS k (key)
+                """, logger: logger)
+            var spellings: [String: String] = [:]
+            for try await (key, tag) in rows.decode((String, String?).self) { if let tag { spellings[key] = tag } }
+            return spellings
+        }
+    }
+
     func count() async throws -> Int {
         try await database.read { [owner, logger] connection in
             let rows = try await connection.query(

@@ -95,6 +95,33 @@ enum PostgresMigrations {
             CREATE TRIGGER diary_user_notify AFTER DELETE OR UPDATE ON diary_user
                 FOR EACH STATEMENT EXECUTE FUNCTION diary_notify_login();
             """),
+        ("v3-tags-and-stars", """
+            -- An entry's tags as written, the same as compared (`Tags.key`, made by Diary: the
+            -- database's lower() folds case otherwise), and its star. `entry_tag` holds a row per
+            -- tag of each entry in the diary (none for the trash) with the entry's moment, so a
+            -- tag's entries are read newest first from its own index. Triggers keep it in step
+            -- within the statement that writes the entry, so every write stays one statement.
+            ALTER TABLE entry ADD COLUMN tags text[] NOT NULL DEFAULT '{}';
+            ALTER TABLE entry ADD COLUMN tag_keys text[] NOT NULL DEFAULT '{}';
+            ALTER TABLE entry ADD COLUMN starred boolean NOT NULL DEFAULT false;
+            CREATE TABLE entry_tag (
+                owner_id bigint NOT NULL,
+                tag_key text COLLATE "C" NOT NULL,
+                created_at bigint NOT NULL,
+                seq bigint NOT NULL REFERENCES entry (seq) ON DELETE CASCADE,
+                tag text NOT NULL,
+                PRIMARY KEY (owner_id, tag_key, created_at, seq)
+            );
+            CREATE INDEX entry_tag_by_entry ON entry_tag (seq);
+            CREATE INDEX entry_owner_starred_order ON entry (owner_id, created_at DESC, seq DESC) WHERE deleted_at IS NULL AND starred;
+            CREATE FUNCTION diary_entry_tags() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN IF TG_OP = 'UPDATE' THEN DELETE FROM entry_tag WHERE seq = OLD.seq; END IF; IF NEW.deleted_at IS NULL THEN INSERT INTO entry_tag (owner_id, tag_key, created_at, seq, tag) SELECT NEW.owner_id, t.tag_key, NEW.created_at, NEW.seq, t.tag FROM unnest(NEW.tag_keys, NEW.tags) AS t (tag_key, tag); END IF; RETURN NULL; END $$;
+            CREATE TRIGGER entry_tags_inserted AFTER INSERT ON entry
+                FOR EACH ROW WHEN (cardinality(NEW.tags) > 0) EXECUTE FUNCTION diary_entry_tags();
+            CREATE TRIGGER entry_tags_changed AFTER UPDATE ON entry
+                FOR EACH ROW WHEN ((cardinality(OLD.tags) > 0 OR cardinality(NEW.tags) > 0) AND (OLD.tags IS DISTINCT FROM NEW.tags OR OLD.created_at <> NEW.created_at OR OLD.deleted_at IS DISTINCT FROM NEW.deleted_at))
+                EXECUTE FUNCTION diary_entry_tags();
+            """),
     ]
 
     /// The statements of a migration, one by one (a prepared statement holds only one): the

@@ -150,6 +150,29 @@ enum DiaryMigrations {
                 CREATE INDEX entry_owner_trash_order ON entry (owner_id, deleted_at DESC, seq DESC) WHERE deleted_at IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v7-tags-and-stars") { db in
+            // An entry's tags, as written, joined by U+001F (a control character no tag holds),
+            // and its star. `entry_tag` holds a row per tag of each entry in the diary (none for
+            // the trash) with the entry's moment, so a tag's entries are read newest first from
+            // its own index, as the whole diary is from `entry_owner_diary_order`; `tag_key` is
+            // the tag as compared (`Tags.key`). Kept in step by `EntryRow` in each write's
+            // transaction (not by triggers: see v4).
+            try db.execute(sql: """
+                ALTER TABLE entry ADD COLUMN tags TEXT NOT NULL DEFAULT '';
+                ALTER TABLE entry ADD COLUMN starred INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE entry_tag (
+                    owner_id INTEGER NOT NULL,
+                    tag_key TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    seq INTEGER NOT NULL,
+                    tag TEXT NOT NULL,
+                    PRIMARY KEY (owner_id, tag_key, created_at, seq)
+                ) WITHOUT ROWID;
+                CREATE INDEX entry_tag_by_entry ON entry_tag (seq);
+                CREATE INDEX entry_owner_starred_order ON entry (owner_id, created_at DESC, seq DESC)
+                    WHERE deleted_at IS NULL AND starred = 1;
+                """)
+        }
         return migrator
     }
 }

@@ -12,15 +12,16 @@ struct EntryRow {
 
     /// Every query reads these columns in this order, so rows are read by position: looking
     /// columns up by name compared strings for each of the fifteen, on each row of each page.
-    static let columns = "seq, id, title, body, created_at, updated_at, version, deleted_at, " + weatherColumns
-    static let weatherColumns =
-        "latitude, longitude, weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature"
+    static let columns = "seq, id, title, body, created_at, updated_at, version, deleted_at, " + laterColumns
+    /// The columns after the body and the dates, which a list row reads too.
+    static let laterColumns =
+        "latitude, longitude, weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature, tags, starred"
 
     /// Positions in `columns` (a list reads `substr(body, …)` at `body`'s place).
     enum Column {
         static let sequence = 0, id = 1, title = 2, body = 3, createdAt = 4, updatedAt = 5, version = 6, deletedAt = 7
         static let latitude = 8, longitude = 9, weatherProvider = 10, weatherCondition = 11, weatherDescription = 12
-        static let weatherIsDay = 13, weatherTemperature = 14
+        static let weatherIsDay = 13, weatherTemperature = 14, tags = 15, starred = 16
     }
 
     init(_ row: some ColumnValues) {
@@ -34,7 +35,30 @@ struct EntryRow {
             version: Int(row.integer(Column.version)),
             deletedAt: row.optionalInteger(Column.deletedAt).map(Date.init(millisecondsSince1970:)),
             location: Self.location(row),
-            weather: Self.weather(row))
+            weather: Self.weather(row),
+            tags: Self.tags(row),
+            starred: row.integer(Column.starred) != 0)
+    }
+
+    /// How `entry.tags` keeps an entry's tags: joined by U+001F, which no tag holds (`Tags`).
+    static let tagSeparator = "\u{1F}"
+
+    static func tags(_ row: some ColumnValues) -> [String] {
+        let joined = row.text(Column.tags)
+        return joined.isEmpty ? [] : joined.split(separator: tagSeparator, omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The entry's rows in `entry_tag`, which a tag's list walks: one per tag while the entry is
+    /// in the diary, none while it is in the trash. `replacing` removes what was there first.
+    static func writeTagRows(of entry: Entry, sequence: Int64, owner: UserID, replacing: Bool, _ db: Database) throws {
+        if replacing {
+            try db.cachedStatement(sql: "DELETE FROM entry_tag WHERE seq = ?").execute(arguments: [sequence])
+        }
+        guard entry.deletedAt == nil else { return }
+        let insert = try db.cachedStatement(sql: "INSERT INTO entry_tag (owner_id, tag_key, created_at, seq, tag) VALUES (?, ?, ?, ?, ?)")
+        for tag in entry.tags {
+            try insert.execute(arguments: [owner.rawValue, Tags.key(tag), entry.createdAt.millisecondsSince1970, sequence, tag])
+        }
     }
 
     static func location(_ row: some ColumnValues) -> Coordinates? {
@@ -76,8 +100,8 @@ struct EntryRow {
 
     static func insert(_ entry: Entry, owner: UserID, index: SearchIndexChanges, _ db: Database) throws {
         try db.cachedStatement(sql: """
-                INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude)
-                VALUES (?, ?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?, ?, ?, ?, ?)
+                INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude, tags, starred)
+                VALUES (?, ?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(
             arguments: [
                 owner.rawValue,
@@ -85,9 +109,11 @@ struct EntryRow {
                 entry.createdAt.millisecondsSince1970,
                 entry.updatedAt.millisecondsSince1970, entry.version, entry.deletedAt?.millisecondsSince1970,
                 entry.location?.latitude, entry.location?.longitude,
+                entry.tags.joined(separator: tagSeparator), entry.starred,
             ])
         let sequence = db.lastInsertedRowID
         if let weather = entry.weather { try setWeather(weather, sequence: sequence, db) }
+        if !entry.tags.isEmpty { try writeTagRows(of: entry, sequence: sequence, owner: owner, replacing: false, db) }
         try index.change(sequence, from: nil, to: (entry.title, entry.body), db)
     }
 
@@ -95,7 +121,7 @@ struct EntryRow {
     /// statement. Setting a column an index holds (the moment, the trash's) costs that index an
     /// update even when the value is the same, so an autosave sets only its words; and the
     /// search index hears of words only when they changed, byte for byte.
-    static func rewrite(_ row: EntryRow, to entry: Entry, index: SearchIndexChanges, _ db: Database) throws {
+    static func rewrite(_ row: EntryRow, to entry: Entry, owner: UserID, index: SearchIndexChanges, _ db: Database) throws {
         let old = row.entry
         let words = !(old.title.utf8.elementsEqual(entry.title.utf8) && old.body.utf8.elementsEqual(entry.body.utf8))
             || old.updatedAt != entry.updatedAt
@@ -110,6 +136,14 @@ struct EntryRow {
             // Trash and restore leave the words, and so the index, as they are: search filters the trash out.
             try db.cachedStatement(sql: "UPDATE entry SET created_at = ?, deleted_at = ?, version = ? WHERE seq = ?").execute(
                 arguments: [entry.createdAt.millisecondsSince1970, entry.deletedAt?.millisecondsSince1970, entry.version, row.sequence])
+        }
+        let tagsChanged = !Tags.same(old.tags, entry.tags)
+        if tagsChanged || old.starred != entry.starred {
+            try db.cachedStatement(sql: "UPDATE entry SET tags = ?, starred = ? WHERE seq = ?").execute(
+                arguments: [entry.tags.joined(separator: tagSeparator), entry.starred, row.sequence])
+        }
+        if (tagsChanged || place) && !(old.tags.isEmpty && entry.tags.isEmpty) {
+            try writeTagRows(of: entry, sequence: row.sequence, owner: owner, replacing: true, db)
         }
         if old.location != entry.location {
             try db.cachedStatement(sql: "UPDATE entry SET latitude = ?, longitude = ? WHERE seq = ?").execute(
@@ -129,6 +163,9 @@ struct EntryRow {
 
     static func delete(_ row: EntryRow, index: SearchIndexChanges, _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM entry WHERE seq = ?").execute(arguments: [row.sequence])
+        if !row.entry.tags.isEmpty {
+            try db.cachedStatement(sql: "DELETE FROM entry_tag WHERE seq = ?").execute(arguments: [row.sequence])
+        }
         try index.change(row.sequence, from: (row.entry.title, row.entry.body), to: nil, db)
     }
 }

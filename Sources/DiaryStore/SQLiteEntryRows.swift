@@ -48,7 +48,7 @@ public struct SQLiteEntryRows: EntryRows {
     private static func store(_ changed: Entry?, over row: EntryRow, owner: UserID, index: SearchIndexChanges,
                               _ db: Database) throws -> Entry {
         guard let changed else { return row.entry }
-        try EntryRow.rewrite(row, to: changed, index: index, db)
+        try EntryRow.rewrite(row, to: changed, owner: owner, index: index, db)
         try ChangeCount.moved(owner, db)
         return changed
     }
@@ -75,6 +75,18 @@ public struct SQLiteEntryRows: EntryRows {
         try await read { [owner] db in
             try String.fetchAll(db, sql: "SELECT id FROM entry WHERE id GLOB ? AND owner_id = ? LIMIT ?", arguments: [prefix + "*", owner.rawValue, limit])
                 .compactMap(UUID.init(uuidString:))
+        }
+    }
+
+    public func tagSpellings(keys: [String]) async throws -> [String: String] {
+        try await read { [owner] db in
+            // The earliest entry's spelling of each, found in the tag's own index.
+            let statement = try db.cachedStatement(sql: "SELECT tag FROM entry_tag WHERE owner_id = ? AND tag_key = ? LIMIT 1")
+            var spellings: [String: String] = [:]
+            for key in Set(keys) {
+                if let tag = try String.fetchOne(statement, arguments: [owner.rawValue, key]) { spellings[key] = tag }
+            }
+            return spellings
         }
     }
 

@@ -25,7 +25,8 @@ struct EntryPrinter {
         var text = entry.title.isBlank ? "" : entry.title
         let more = (detail ?? entry.excerpt).trimmingCharacters(in: .whitespaces)
         if !more.isEmpty { text += text.isEmpty ? more : " — " + more }
-        let weather = entry.weather.map { $0.condition.emoji + " " } ?? ""
+        if !entry.tags.isEmpty { text += "  " + Tags.hashtags(entry.tags) }
+        let weather = (entry.starred ? "★ " : "") + (entry.weather.map { $0.condition.emoji + " " } ?? "")
         let head = shown("\(id)  \(dates.string(from: entry.createdAt)) \(time(of: entry.createdAt))")
         // Piped, a line keeps 120 characters of text; at a terminal it fits the width instead.
         var line = head + "  " + shown(weather + (terminal.width == nil ? String(text.prefix(120)) : text))
@@ -44,8 +45,10 @@ struct EntryPrinter {
             // Only a sensible number is shown: Int() of 1e300 (a hostile provider's) would trap.
             if let temperature = weather.temperatureCelsius, abs(temperature) < 1_000 { meta += " \(Int(temperature.rounded()))°C" }
         }
+        if entry.starred { meta += " · ★ starred" }
         if entry.isInTrash { meta += " · in the trash" }
         lines.append(meta)
+        if !entry.tags.isEmpty { lines.append(Tags.hashtags(entry.tags)) }
         if !entry.body.isBlank { lines.append(""); lines.append(entry.body) }
         var shownLines = lines.map(shown)
         if terminal.colour {

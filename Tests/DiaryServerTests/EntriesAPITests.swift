@@ -157,7 +157,7 @@ struct EntriesAPITests {
     func methodNotAllowed() async throws {
         try await withDiaryAPI { client in
             let id = try await client.create(title: "Kept")
-            for (method, uri, allow) in [(HTTPRequest.Method.patch, "/api/v1/entries/\(id)", "DELETE, GET, HEAD, PUT"),
+            for (method, uri, allow) in [(HTTPRequest.Method.post, "/api/v1/entries/\(id)", "DELETE, GET, HEAD, PATCH, PUT"),
                                          (.delete, "/api/v1/entries", "GET, HEAD, POST"),
                                          (.post, "/api/v1/search", "GET, HEAD")] {
                 let (response, error) = try await client.send(method, uri)

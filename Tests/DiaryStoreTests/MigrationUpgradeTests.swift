@@ -40,13 +40,20 @@ struct MigrationUpgradeTests {
         #expect(try await store.search("serenity", limit: 50).count == 15)
         #expect(try await store.search("일기", limit: 50).map(\.entry.title) == ["Edited in v1"])
         let migrations = try await DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(migrations == ["v1-entries", "v2-weather", "v3-accounts", "v4-change-counts", "v5-user-name-keys", "v6-entry-ids-per-diary"])
+        #expect(migrations == ["v1-entries", "v2-weather", "v3-accounts", "v4-change-counts", "v5-user-name-keys", "v6-entry-ids-per-diary",
+                               "v7-tags-and-stars"])
         // v2: old entries have no weather, and can be given some.
         let old = try #require(before.first.flatMap { UUID(uuidString: $0["id"]) })
         #expect(try await store.entry(id: old)?.weather == nil)
         let clear = Weather(provider: "openweather", condition: .clear, description: "clear sky", isDay: true, temperatureCelsius: 21)
         try await store.attachWeather(clear, to: old)
         #expect(try await store.entry(id: old)?.weather == clear)
+        // v7: old entries have no tags and no star, and can be given both.
+        let plain = try #require(try await store.entry(id: old))
+        #expect(plain.tags.isEmpty && !plain.starred)
+        let tagged = try await store.edit(id: old, try EntryEdit(tags: ["옛날", "old"], starred: true), expecting: plain.version)
+        #expect(try await store.entry(id: old) == tagged)
+        #expect(try await store.list(after: nil, limit: 50).entries.first { $0.id == old }?.tags == ["옛날", "old"])
     }
 
     /// `Fixtures/v3-accounts.sqlite` was written by the first three migrations through the

@@ -58,6 +58,9 @@ class Api:
     def delete(self, path, **kw):
         return self.request("DELETE", path, **kw)
 
+    def patch(self, path, **kw):
+        return self.request("PATCH", path, **kw)
+
     # Helpers for the steps many tests take.
 
     def create(self, title: str = "A title", body: str = "A body", **fields) -> dict:

@@ -46,13 +46,27 @@ public enum WrittenDate {
             return nil
         }
         let (hour, minute, second) = time ?? (defaultHour, 0, 0)
-        let local = ((day * 24 + hour) * 60 + minute) * 60_000 + second * 1000
-        // The zone's offset at that moment (asked twice: a guess, then at the moment it gives,
-        // which settles a day that changes to or from summer time).
-        let guess = local - Int64(timeZone.secondsFromGMT(for: Date(millisecondsSince1970: local))) * 1000
-        let utc = local - Int64(timeZone.secondsFromGMT(for: Date(millisecondsSince1970: guess))) * 1000
+        let utc = moment(local: ((day * 24 + hour) * 60 + minute) * 60_000 + second * 1000, in: timeZone)
         guard EntryMoment.contains(utc) else { return nil }
         return Date(millisecondsSince1970: utc)
+    }
+
+    /// The writer's calendar day of the moment `text` names (as `parse` reads it): its first
+    /// moment, and the first moment of the next day. What `list --on`, `--from` and `--to` mean.
+    public static func day(_ text: String, now: Date = Date(), timeZone: TimeZone = .current) -> (start: Date, next: Date)? {
+        guard let moment = parse(text, now: now, timeZone: timeZone) else { return nil }
+        let day = localDay(of: moment, in: timeZone)
+        let start = self.moment(local: day * 86_400_000, in: timeZone)
+        let next = self.moment(local: (day + 1) * 86_400_000, in: timeZone)
+        return (Date(millisecondsSince1970: start), Date(millisecondsSince1970: next))
+    }
+
+    /// Unix milliseconds of a local wall-clock time in `timeZone`: the zone's offset at that
+    /// moment, asked twice (a guess, then at the moment it gives, which settles a day that
+    /// changes to or from summer time).
+    private static func moment(local: Int64, in timeZone: TimeZone) -> Int64 {
+        let guess = local - Int64(timeZone.secondsFromGMT(for: Date(millisecondsSince1970: local))) * 1000
+        return local - Int64(timeZone.secondsFromGMT(for: Date(millisecondsSince1970: guess))) * 1000
     }
 
     /// Days since 1970-01-01 of the writer's calendar day at `date`.

@@ -5,7 +5,7 @@ import Foundation
 
 extension Entry: Encodable {
     enum CodingKeys: String, CodingKey {
-        case id, title, body, createdAt, updatedAt, version, deletedAt, location, weather
+        case id, title, body, createdAt, updatedAt, version, deletedAt, location, weather, tags, starred
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -19,12 +19,14 @@ extension Entry: Encodable {
         try container.encode(deletedAt, forKey: .deletedAt)
         try container.encode(location, forKey: .location)
         try container.encode(weather.map(WeatherJSON.init), forKey: .weather)
+        try container.encode(tags, forKey: .tags)
+        try container.encode(starred, forKey: .starred)
     }
 }
 
 extension EntrySummary: Encodable {
     enum CodingKeys: String, CodingKey {
-        case id, title, excerpt, createdAt, updatedAt, version, deletedAt, weather
+        case id, title, excerpt, createdAt, updatedAt, version, deletedAt, weather, tags, starred
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -37,6 +39,8 @@ extension EntrySummary: Encodable {
         try container.encode(version, forKey: .version)
         try container.encode(deletedAt, forKey: .deletedAt)
         try container.encode(weather.map(WeatherJSON.init), forKey: .weather)
+        try container.encode(tags, forKey: .tags)
+        try container.encode(starred, forKey: .starred)
     }
 }
 

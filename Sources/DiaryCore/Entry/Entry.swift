@@ -18,6 +18,10 @@ public struct Entry: Sendable, Hashable {
     public var location: Coordinates?
     /// The weather there and then, once a provider has answered.
     public var weather: Weather?
+    /// The writer's tags (`Tags`: tidied, each once), in the order they gave them.
+    public var tags: [String]
+    /// Starred by its writer: a favourite.
+    public var starred: Bool
 
     public init(
         id: UUID = UUID(),
@@ -28,7 +32,9 @@ public struct Entry: Sendable, Hashable {
         version: Int = 1,
         deletedAt: Date? = nil,
         location: Coordinates? = nil,
-        weather: Weather? = nil
+        weather: Weather? = nil,
+        tags: [String] = [],
+        starred: Bool = false
     ) {
         self.id = id
         self.title = title
@@ -39,6 +45,8 @@ public struct Entry: Sendable, Hashable {
         self.deletedAt = deletedAt?.roundedToMilliseconds
         self.location = location
         self.weather = weather
+        self.tags = tags
+        self.starred = starred
     }
 
     public var isInTrash: Bool { deletedAt != nil }
@@ -58,7 +66,8 @@ public struct Entry: Sendable, Hashable {
     public var summary: EntrySummary {
         EntrySummary(
             id: id, title: title, excerpt: Excerpt.of(body),
-            createdAt: createdAt, updatedAt: updatedAt, version: version, deletedAt: deletedAt, weather: weather)
+            createdAt: createdAt, updatedAt: updatedAt, version: version, deletedAt: deletedAt, weather: weather,
+            tags: tags, starred: starred)
     }
 }
 

@@ -6,6 +6,13 @@ public enum EntryError: Error, Equatable, Sendable {
     case blank
     case titleTooLong(limit: Int)
     case bodyTooLong(limitBytes: Int)
+    /// The tag at this position (from 1) of those given is not one a diary keeps, and why.
+    case badTag(position: Int, String)
+    case tooManyTags(limit: Int)
+    /// A moment outside years 1 to 9999.
+    case momentOutOfRange
+    /// A list's filter that cannot be one, and why.
+    case badFilter(String)
     /// No entry has this id (or id prefix).
     case notFound(String)
     /// More than one entry starts with this id prefix.
@@ -27,6 +34,14 @@ extension EntryError: CustomStringConvertible, LocalizedError {
             "The title is too long: it may have at most \(limit.formatted()) characters."
         case .bodyTooLong(let limit):
             "The body is too long: it may have at most \(limit / 1_048_576) MiB (\(limit.formatted()) bytes) of text."
+        case .badTag(let position, let reason):
+            "Tag \(position) cannot be kept: \(reason). A tag is a word or a few, at most \(Tags.maximumLength) characters."
+        case .tooManyTags(let limit):
+            "An entry may have at most \(limit) tags."
+        case .badFilter(let reason):
+            reason
+        case .momentOutOfRange:
+            "The date is outside the dates an entry may have, \(EntryMoment.rangeDescription)."
         case .notFound(let id):
             "There is no entry with the id \(id)."
         case .ambiguousID(let prefix):

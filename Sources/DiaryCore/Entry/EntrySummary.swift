@@ -11,10 +11,12 @@ public struct EntrySummary: Sendable, Hashable {
     public var version: Int
     public var deletedAt: Date?
     public var weather: Weather?
+    public var tags: [String]
+    public var starred: Bool
 
     public init(
         id: UUID, title: String, excerpt: String, createdAt: Date, updatedAt: Date,
-        version: Int, deletedAt: Date?, weather: Weather? = nil
+        version: Int, deletedAt: Date?, weather: Weather? = nil, tags: [String] = [], starred: Bool = false
     ) {
         self.id = id
         self.title = title
@@ -24,6 +26,8 @@ public struct EntrySummary: Sendable, Hashable {
         self.version = version
         self.deletedAt = deletedAt
         self.weather = weather
+        self.tags = tags
+        self.starred = starred
     }
 }
 

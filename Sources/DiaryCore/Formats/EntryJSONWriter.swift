@@ -29,6 +29,7 @@ public struct EntryJSONWriter {
         } else {
             out.append(contentsOf: "null".utf8)
         }
+        Self.appendStarAndTags(starred: entry.starred, tags: entry.tags, to: &out)
         Self.appendEnd(title: entry.title, updatedAt: entry.updatedAt, version: entry.version, weather: entry.weather, to: &out)
     }
 
@@ -42,6 +43,7 @@ public struct EntryJSONWriter {
         Self.appendString(summary.excerpt, to: &out)
         out.append(contentsOf: #","id":"#.utf8)
         Self.appendID(summary.id, to: &out)
+        Self.appendStarAndTags(starred: summary.starred, tags: summary.tags, to: &out)
         Self.appendEnd(title: summary.title, updatedAt: summary.updatedAt, version: summary.version, weather: summary.weather, to: &out)
     }
 
@@ -59,6 +61,16 @@ public struct EntryJSONWriter {
             out.append(contentsOf: "null".utf8)
         }
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// `"starred"` and `"tags"`, which sort between `"location"` (or `"id"`) and `"title"`.
+    private static func appendStarAndTags(starred: Bool, tags: [String], to out: inout [UInt8]) {
+        out.append(contentsOf: (starred ? #","starred":true,"tags":["# : #","starred":false,"tags":["#).utf8)
+        for (index, tag) in tags.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            appendString(tag, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     /// The fields an entry and a list row end with, in the same sorted order, and the closing brace.

@@ -74,7 +74,8 @@ public enum ImportFile {
             version = number
         }
         return Entry(id: id, title: text.title, body: text.body, createdAt: created, updatedAt: updated,
-                     version: version, deletedAt: deleted, location: try fields.location(), weather: try fields.weather())
+                     version: version, deletedAt: deleted, location: try fields.location(), weather: try fields.weather(),
+                     tags: try fields.tags(), starred: try fields.flag("starred"))
     }
 
     /// `data` with every U+FEFF in it written as the escape `\ufeff`, but for a byte order mark
@@ -144,6 +145,28 @@ private struct Fields {
         } catch {
             throw .badRecord(number, error.description)
         }
+    }
+
+    /// The entry's tags (none when absent), as the diary's rules keep them.
+    func tags() throws(ImportError) -> [String] {
+        guard let value = values["tags"], !(value is NSNull) else { return [] }
+        guard let list = value as? [Any], let tags = list as? [String] else {
+            throw .badRecord(number, "\"tags\" must be a list of words, such as [\"travel\", \"여행\"]")
+        }
+        do {
+            return try Tags.checked(tags)
+        } catch {
+            throw .badRecord(number, error.description)
+        }
+    }
+
+    /// true or false (false when absent).
+    func flag(_ key: String) throws(ImportError) -> Bool {
+        guard let value = values[key], !(value is NSNull) else { return false }
+        guard let flag = value as? Bool else {
+            throw .badRecord(number, "\"\(key)\" must be true or false, not \(Self.shown(value))")
+        }
+        return flag
     }
 
     func location() throws(ImportError) -> Coordinates? {

@@ -19,7 +19,9 @@ public struct MarkdownExport {
     public func section(for entry: Entry) -> String {
         let title = entry.title.isBlank ? untitled : entry.title
         let when = "\(dates.string(from: entry.createdAt)) \(dates.time(of: entry.createdAt))"
-        var text = "\n## \(title)\n\n*\(when)* <!-- \(ISODate.string(from: entry.createdAt)) -->\n"
+        let star = entry.starred ? " ★" : ""
+        var text = "\n## \(title)\(star)\n\n*\(when)* <!-- \(ISODate.string(from: entry.createdAt)) -->\n"
+        if !entry.tags.isEmpty { text += "\n" + Tags.hashtags(entry.tags) + "\n" }
         if !entry.body.isBlank { text += "\n\(Self.escaped(entry.body.trimmingCharacters(in: .newlines)))\n" }
         return text
     }

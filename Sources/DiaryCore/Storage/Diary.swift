@@ -26,13 +26,18 @@ public struct Diary: Sendable {
     ///
     /// `moment` dates the entry at another time than now (written the next morning about the
     /// evening before); it must be one an entry may have (`EntryMoment`).
+    ///
+    /// `tags` and `starred` are the new entry's (on a retry, given ones replace the entry's).
     public func create(_ text: EntryText, id: UUID, location: Coordinates? = nil, basedOn version: Int? = nil,
-                       at moment: Date? = nil) async throws -> Entry {
+                       at moment: Date? = nil, tags: [String]? = nil, starred: Bool? = nil) async throws -> Entry {
         let now = Date()
-        let entry = Entry(id: id, title: text.title, body: text.body, createdAt: moment ?? now, updatedAt: now, location: location)
+        let edit = try await spelledAsTheDiary(try EntryEdit(text: text, tags: tags, starred: starred, moment: moment))
+        let entry = Entry(id: id, title: text.title, body: text.body, createdAt: edit.moment ?? now, updatedAt: now,
+                          location: location, tags: edit.tags ?? [], starred: starred ?? false)
+        let retry = try EntryEdit(text: text, tags: edit.tags, starred: starred)
         return try await rows.insert(entry) { existing in
             guard let version, version == existing.version else { return nil }
-            return try Self.rewrite(existing, to: text, at: now)
+            return try retry.applied(to: existing, at: now)
         }
     }
 
@@ -40,23 +45,27 @@ public struct Diary: Sendable {
     /// changes and `EntryError.conflict` carries the current entry. The same words again (a
     /// retried autosave) are no change, whatever version they were based on.
     public func update(id: UUID, to text: EntryText, expecting version: Int?) async throws -> Entry {
+        try await edit(id: id, try EntryEdit(text: text), expecting: version)
+    }
+
+    /// Makes `edit` (new words, tags, star or moment) as the entry's next version, as `update`
+    /// does: a conflict when `version` is given and the entry has moved on; no change (and no
+    /// conflict) when the edit leaves the entry as it is.
+    public func edit(id: UUID, _ edit: EntryEdit, expecting version: Int?) async throws -> Entry {
         let now = Date()
+        let edit = try await spelledAsTheDiary(edit)
         return try await rows.change(id: id) { current in
-            if text.isSame(as: current) { return nil }
+            guard let changed = try edit.applied(to: current, at: now) else { return nil }
             if let version, version != current.version { throw EntryError.conflict(expected: version, current: current) }
-            return try Self.rewrite(current, to: text, at: now)
+            return changed
         }
     }
 
-    /// Gives an entry new words, as its next version; `nil` when they are its words already.
-    private static func rewrite(_ current: Entry, to text: EntryText, at now: Date) throws -> Entry? {
-        if text.isSame(as: current) { return nil }
-        var changed = current
-        changed.title = text.title
-        changed.body = text.body
-        changed.updatedAt = Date(millisecondsSince1970: now.millisecondsSince1970)
-        try changed.advanceVersion()
-        return changed
+    /// A tag is kept as it was first written: given again in another case ("travel" where the
+    /// diary has "Travel"), it takes the diary's spelling, so the diary has one tag, not two.
+    private func spelledAsTheDiary(_ edit: EntryEdit) async throws -> EntryEdit {
+        guard let tags = edit.tags, !tags.isEmpty else { return edit }
+        return edit.spelling(tagsAs: try await rows.tagSpellings(keys: tags.map(Tags.key)))
     }
 
     /// Records the weather of an entry's moment. It is the server's note, not the writer's
@@ -132,9 +141,9 @@ public struct Diary: Sendable {
         }
     }
 
-    /// The diary, newest first, a page at a time.
-    public func list(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
-        try await rows.list(after: cursor, limit: Self.pageSize(limit))
+    /// The diary, newest first, a page at a time; narrowed by `filter` (tags, starred, dates).
+    public func list(after cursor: EntryCursor?, limit: Int, filter: EntryFilter = .all) async throws -> EntryPage {
+        try await rows.list(after: cursor, limit: Self.pageSize(limit), filter: filter)
     }
 
     /// The trash, most recently deleted first, a page at a time.

@@ -32,8 +32,9 @@ public protocol EntryRows: Sendable {
     func delete(id: UUID) async throws -> Bool
 
     /// Up to `limit` (at most `Diary.largestPage`) entries of the diary, not the trash, newest
-    /// first (`createdAt`, then the order they were stored in), after `cursor`.
-    func list(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage
+    /// first (`createdAt`, then the order they were stored in), after `cursor`, narrowed by
+    /// `filter` (each of its tags, starred, within its moments).
+    func list(after cursor: EntryCursor?, limit: Int, filter: EntryFilter) async throws -> EntryPage
 
     /// Up to `limit` entries of the trash, most recently deleted first, after `cursor`.
     func trash(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage
@@ -51,12 +52,23 @@ public protocol EntryRows: Sendable {
     /// aside) when the transaction begins gets nothing and `EntryError.diaryNotEmpty`.
     func insert(_ entries: [Entry], onlyIntoEmptyDiary: Bool) async throws -> ImportSummary
 
+    /// How the diary spells each of these tag keys (`Tags.key`) on its entries (not the trash):
+    /// key → tag, for the keys it has.
+    func tagSpellings(keys: [String]) async throws -> [String: String]
+
     /// How many entries are in the diary, not counting the trash.
     func count() async throws -> Int
 
     /// A number that goes up with every write of an entry of this diary or its trash, whoever
     /// made it: another process or instance too.
     func changeCount() async throws -> Int64
+}
+
+extension EntryRows {
+    /// The whole diary, newest first.
+    public func list(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
+        try await list(after: cursor, limit: limit, filter: .all)
+    }
 }
 
 /// What an import did.

@@ -61,6 +61,10 @@ struct APIError: HTTPResponseError {
         switch error {
         case .blank:
             APIError(status: .unprocessableContent, code: "blank_entry", message: error.description)
+        case .badTag, .tooManyTags, .momentOutOfRange:
+            APIError(status: .unprocessableContent, code: "bad_tags", message: error.description)
+        case .badFilter:
+            APIError(status: .badRequest, code: "bad_request", message: error.description)
         case .titleTooLong, .bodyTooLong:
             APIError(status: .contentTooLarge, code: "too_large", message: error.description)
         case .notFound, .ambiguousID:

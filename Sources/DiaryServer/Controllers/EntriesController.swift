@@ -16,6 +16,7 @@ struct EntriesController {
         group.post("entries", use: create)
         group.get("entries/:id", use: show)
         group.put("entries/:id", use: update)
+        group.patch("entries/:id", use: patch)
         group.delete("entries/:id", use: moveToTrash)
         group.post("entries/:id/restore", use: restore)
     }
@@ -32,6 +33,11 @@ struct EntriesController {
         /// have got through (see `Diary.create`). The web app sends it when the page is
         /// closed while its first save of a new entry is still on its way.
         var basedOn: Int?
+        /// The writer's tags and star (none, and not starred, when absent).
+        var tags: [String]?
+        var starred: Bool?
+        /// When it was written, if not now (ISO 8601: an entry written the next morning).
+        var createdAt: String?
 
         struct Location: Decodable {
             var latitude: Double
@@ -41,9 +47,24 @@ struct EntriesController {
 
     /// An update replaces both fields, so both must be there (as for a new entry): a missing
     /// body is a client bug, never a reason to erase what was written.
+    /// Tags, the star and the moment are left as they are when absent (a client that knows
+    /// nothing of them never erases them).
     struct ChangedEntry: Decodable {
         var title: String
         var body: String
+        var tags: [String]?
+        var starred: Bool?
+        var createdAt: String?
+    }
+
+    /// A `PATCH`: only what is given changes (a star from the list, tags, a new date); a title
+    /// and a body go together, as in `PUT`.
+    struct EntryPatch: Decodable {
+        var title: String?
+        var body: String?
+        var tags: [String]?
+        var starred: Bool?
+        var createdAt: String?
     }
 
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
@@ -51,7 +72,10 @@ struct EntriesController {
         let store = diaries(owner)
         let cursor = try request.cursor()
         let limit = try request.pageSize()
-        guard cursor == nil else { return JSONResponse.page(try await store.list(after: cursor, limit: limit), for: request) }
+        let filter = try request.entryFilter()
+        guard cursor == nil, filter.isEmpty else {
+            return JSONResponse.page(try await store.list(after: cursor, limit: limit, filter: filter), for: request)
+        }
         // The count first, then the page: a page kept is never older than its count.
         let key = FirstPageCache.Key(owner: owner, limit: limit, gzip: JSONResponse.acceptsGzip(request))
         let changeCount = try await store.changeCount()
@@ -66,9 +90,11 @@ struct EntriesController {
         var request = request
         let input = try await request.decodeJSON(NewEntry.self)
         let text = try EntryText(title: input.title, body: input.body)
+        let moment = try Self.moment(input.createdAt)
         if let id = input.id, let existing = try await store.entry(id: id) {
             guard let version = input.basedOn else { return JSONResponse.entry(existing) }
-            return JSONResponse.entry(try await store.create(text, id: id, location: nil, basedOn: version))
+            return JSONResponse.entry(try await store.create(text, id: id, location: nil, basedOn: version, tags: input.tags,
+                                                             starred: input.starred))
         }
         var place: Coordinates?
         if let location = input.location {
@@ -77,7 +103,8 @@ struct EntriesController {
             }
             place = coordinates
         }
-        let entry = try await store.create(text, id: input.id ?? UUID(), location: place, basedOn: input.basedOn)
+        let entry = try await store.create(text, id: input.id ?? UUID(), location: place, basedOn: input.basedOn, at: moment,
+                                           tags: input.tags, starred: input.starred)
         if let place, let weather { weather.record(for: entry, at: place, in: store) }
         return JSONResponse.entry(entry, status: .created, location: true)
     }
@@ -92,6 +119,32 @@ struct EntriesController {
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
         let store = diaries(try context.requireUser().id)
         let id = try context.entryID()
+        let precondition = try Self.precondition(request)
+        var request = request
+        let input = try await request.decodeJSON(ChangedEntry.self)
+        let edit = try EntryEdit(text: try EntryText(title: input.title, body: input.body), tags: input.tags, starred: input.starred,
+                                 moment: try Self.moment(input.createdAt))
+        return JSONResponse.entry(try await store.edit(id: id, edit, expecting: precondition.expectedVersion))
+    }
+
+    @Sendable func patch(_ request: Request, context: Context) async throws -> Response {
+        let store = diaries(try context.requireUser().id)
+        let id = try context.entryID()
+        let precondition = try Self.precondition(request)
+        var request = request
+        let input = try await request.decodeJSON(EntryPatch.self)
+        var text: EntryText?
+        switch (input.title, input.body) {
+        case (let title?, let body?): text = try EntryText(title: title, body: body)
+        case (nil, nil): text = nil
+        default: throw APIError.badRequest("Send the title and the body together, or neither: an entry's words change as a whole.")
+        }
+        let edit = try EntryEdit(text: text, tags: input.tags, starred: input.starred, moment: try Self.moment(input.createdAt))
+        return JSONResponse.entry(try await store.edit(id: id, edit, expecting: precondition.expectedVersion))
+    }
+
+    /// The `If-Match` every change must send: the version it is based on, or `*`.
+    private static func precondition(_ request: Request) throws -> IfMatch {
         guard let precondition = request.ifMatch else {
             throw APIError(status: .preconditionRequired, code: "precondition_required",
                            message: "Send If-Match with the version the change is based on (the entry's ETag), so no other change is overwritten.")
@@ -99,11 +152,17 @@ struct EntriesController {
         if case .unreadable = precondition {
             throw APIError.badRequest("If-Match must be the entry's ETag, a version such as \"3\", or * to replace whatever version is there.")
         }
-        var request = request
-        let input = try await request.decodeJSON(ChangedEntry.self)
-        let text = try EntryText(title: input.title, body: input.body)
-        let entry = try await store.update(id: id, to: text, expecting: precondition.expectedVersion)
-        return JSONResponse.entry(entry)
+        return precondition
+    }
+
+    /// `createdAt` as sent: an ISO 8601 moment in years 1 to 9999, or absent.
+    private static func moment(_ text: String?) throws -> Date? {
+        guard let text else { return nil }
+        switch ISODate.parse(text) {
+        case .success(let date): return date
+        case .failure(let error):
+            throw APIError.badRequest(error.describe(field: "createdAt", value: "\"\(text)\"") + ", such as 2024-05-01T21:30:00+09:00.")
+        }
     }
 
     @Sendable func moveToTrash(_ request: Request, context: Context) async throws -> Response {

@@ -27,6 +27,41 @@ extension Request {
         return nil
     }
 
+    /// Every value of a query parameter given more than once (`tag=a&tag=b`), decoded.
+    func formValues(_ name: String) -> [String] {
+        (uri.query ?? "").split(separator: "&").compactMap { pair -> String? in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts[0] == name else { return nil }
+            guard parts.count > 1 else { return "" }
+            let raw = parts[1].replacingOccurrences(of: "+", with: " ")
+            return raw.removingPercentEncoding ?? raw
+        }
+    }
+
+    /// What the list is narrowed to: `tag` (repeated: each), `starred=true`, and `from` and
+    /// `until` (ISO 8601 moments; `until` is not included).
+    func entryFilter() throws -> EntryFilter {
+        var starred = false
+        switch formValue("starred") {
+        case nil, "false": starred = false
+        case "true": starred = true
+        case let other?: throw APIError.badRequest("starred must be true or false, not \"\(other.prefix(40))\".")
+        }
+        func moment(_ name: String) throws -> Date? {
+            guard let text = formValue(name) else { return nil }
+            switch ISODate.parse(text) {
+            case .success(let date): return date
+            case .failure(let error):
+                throw APIError.badRequest(error.describe(field: name, value: "\"\(text)\"") + ", such as 2024-05-01T00:00:00+09:00.")
+            }
+        }
+        do {
+            return try EntryFilter(tags: formValues("tag"), starredOnly: starred, from: try moment("from"), until: try moment("until"))
+        } catch let error as EntryError {
+            throw APIError.badRequest(error.description)
+        }
+    }
+
     /// `limit`, 1 to 100, 20 when absent.
     func pageSize() throws -> Int {
         guard let text = formValue("limit") else { return APILimits.defaultPageSize }

@@ -33,12 +33,23 @@ struct NewCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where you are, to record the weather: kept to about 1 km.", valueName: "lat,lon"))
     var location: String?
 
+    @Option(name: .customLong("tag"), help: ArgumentHelp("A tag (repeat for more): --tag travel --tag 여행.", valueName: "tag"))
+    var tags: [String] = []
+
+    @Flag(help: "Star the entry: a favourite.")
+    var star = false
+
     @Option(help: "The weather provider: open-meteo, openweather or off (default: $DIARY_WEATHER, else open-meteo).")
     var weather: String?
 
     func validate() throws {
         if let location, Coordinates(text: location) == nil {
             throw ValidationError("--location must be a latitude and a longitude, as in --location 37.57,126.98.")
+        }
+        do {
+            _ = try Tags.checked(tags)
+        } catch {
+            throw ValidationError("--tag: \(error)")
         }
         if let date, WrittenDate.parse(date) == nil {
             // Read in UTC it is a date: in this time zone it falls outside years 1 to 9999.
@@ -57,7 +68,7 @@ struct NewCommand: AsyncParsableCommand {
         let provider = place == nil || moment != nil
             ? nil : try WeatherSettings.provider(choice: weather, environment: ProcessInfo.processInfo.environment)
         // Saved first: the weather is a bonus that a slow or failing provider must not cost.
-        let entry = try await store.create(text, id: UUID(), location: place, at: moment)
+        let entry = try await store.create(text, id: UUID(), location: place, at: moment, tags: tags, starred: star)
         let shortID = entry.id.diaryString.prefix(EntryPrinter.shortIDLength)
         let printer = EntryPrinter()
         let when = moment.map { " for \(printer.dates.string(from: $0)) \(printer.time(of: $0))" } ?? ""

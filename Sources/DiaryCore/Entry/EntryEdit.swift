@@ -1,0 +1,49 @@
+import Foundation
+
+/// What an edit of an entry changes: each part given, the rest left as it is. Its words, its
+/// tags, its star and its moment are all the writer's, so a change to any of them is a new
+/// version of the entry, and an edit based on an older version conflicts.
+public struct EntryEdit: Sendable {
+    public var text: EntryText?
+    /// Checked (`Tags.checked`) when the edit is made.
+    public private(set) var tags: [String]?
+    public var starred: Bool?
+    /// When the entry was written (backdated, say): checked against `EntryMoment`.
+    public private(set) var moment: Date?
+
+    public init(text: EntryText? = nil, tags: [String]? = nil, starred: Bool? = nil, moment: Date? = nil) throws(EntryError) {
+        self.text = text
+        self.tags = try tags.map { tags throws(EntryError) in try Tags.checked(tags) }
+        self.starred = starred
+        if let moment {
+            guard EntryMoment.contains(moment.millisecondsSince1970) else { throw .momentOutOfRange }
+            self.moment = Date(millisecondsSince1970: moment.millisecondsSince1970)
+        }
+    }
+
+    /// The same edit with its tags spelled as the diary already spells them (`forms`: key → tag).
+    func spelling(tagsAs forms: [String: String]) -> EntryEdit {
+        var edit = self
+        edit.tags = tags?.map { forms[Tags.key($0)] ?? $0 }
+        return edit
+    }
+
+    /// `entry` with this edit made, as its next version at `now`; `nil` when the edit changes
+    /// nothing (the same words, byte for byte, the same tags, star and moment).
+    func applied(to entry: Entry, at now: Date) throws(EntryError) -> Entry? {
+        var changed = entry
+        if let text {
+            changed.title = text.title
+            changed.body = text.body
+        }
+        if let tags { changed.tags = tags }
+        if let starred { changed.starred = starred }
+        if let moment { changed.createdAt = moment }
+        let same = changed.title.utf8.elementsEqual(entry.title.utf8) && changed.body.utf8.elementsEqual(entry.body.utf8)
+            && Tags.same(changed.tags, entry.tags) && changed.starred == entry.starred && changed.createdAt == entry.createdAt
+        if same { return nil }
+        changed.updatedAt = Date(millisecondsSince1970: now.millisecondsSince1970)
+        try changed.advanceVersion()
+        return changed
+    }
+}

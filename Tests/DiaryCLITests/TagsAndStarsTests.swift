@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// Tags, stars and dates as a jrnl user gives them: `new --tag --star`, `edit --tag --untag
+/// --star/--no-star --date`, and `list` and `show` saying them.
+@Suite("Tags and stars on the command line", .serialized)
+struct TagsAndStarsTests {
+    @Test("new --tag and --star keep both; list and show say them")
+    func newWithTags() throws {
+        let diary = try DiaryProcess()
+        let saved = try diary.run(["new", "--tag", "travel", "--tag", " 여행 ", "--tag", "Travel", "--star", "Jeju. The sea was wild."])
+        #expect(saved.status == 0, "\(saved.error)")
+        let entry = try #require(try diary.entries().first)
+        #expect(entry["tags"] as? [String] == ["travel", "여행"])
+        #expect(entry["starred"] as? Bool == true)
+        let list = try diary.run(["list"]).output
+        #expect(list.contains("★ Jeju.") && list.contains("#travel #여행"), "\(list)")
+        let shown = try diary.run(["show", "last"]).output
+        #expect(shown.contains("★ starred") && shown.contains("#travel #여행"), "\(shown)")
+    }
+
+    @Test("edit --tag, --untag, --no-star and --date change only those, as a new version")
+    func editTags() throws {
+        let diary = try DiaryProcess()
+        try diary.run(["new", "--tag", "Travel", "--star", "Walk"])
+        let edited = try diary.run(["edit", "last", "--tag", "night", "--untag", "TRAVEL", "--no-star", "--date", "2024-05-01 21:30"],
+                                   environment: ["TZ": "Asia/Seoul"])
+        #expect(edited.status == 0, "\(edited.error)")
+        #expect(edited.output.contains("version 2"), "\(edited.output)")
+        let entry = try #require(try diary.entries().first)
+        #expect(entry["tags"] as? [String] == ["night"])
+        #expect(entry["starred"] as? Bool == false)
+        #expect(entry["title"] as? String == "Walk")
+        #expect(entry["createdAt"] as? String == "2024-05-01T12:30:00.000Z")
+        // The same again is no change.
+        let again = try diary.run(["edit", "last", "--tag", "NIGHT", "--no-star"])
+        #expect(again.output.contains("Nothing changed"), "\(again.output)")
+    }
+
+    @Test("A bad tag or date is a usage error that names it, and nothing is saved")
+    func badInput() throws {
+        let diary = try DiaryProcess()
+        let long = try diary.run(["new", "--tag", String(repeating: "x", count: 101), "Never"])
+        #expect(long.status == 64 && long.error.contains("100 characters"), "\(long.error)")
+        let control = try diary.run(["new", "--tag", "a\u{1}b", "Never"])
+        #expect(control.status == 64 && control.error.contains("control character"), "\(control.error)")
+        #expect(try diary.entries().isEmpty)
+        try diary.run(["new", "Kept"])
+        let date = try diary.run(["edit", "last", "--date", "someday"])
+        #expect(date.status == 64 && date.error.contains("--date"), "\(date.error)")
+        #expect(try diary.entries().first?["title"] as? String == "Kept")
+    }
+}
+
+/// The list narrowed as jrnl narrows it.
+@Suite("Narrowing the list on the command line", .serialized)
+struct ListFilterTests {
+    @Test("list --tag, --starred, --from, --to and --on, in the writer's time zone")
+    func narrowed() throws {
+        let diary = try DiaryProcess()
+        let seoul = ["TZ": "Asia/Seoul"]
+        try diary.run(["new", "--tag", "travel", "--date", "2020-03-01 23:30", "March trip"], environment: seoul)
+        try diary.run(["new", "--tag", "travel", "--tag", "food", "--star", "--date", "2020-06-01", "June trip"], environment: seoul)
+        try diary.run(["new", "--date", "2021-01-01 00:10", "New year"], environment: seoul)
+        func titles(_ arguments: [String]) throws -> [String] {
+            let result = try diary.run(["list", "--json"] + arguments, environment: seoul)
+            #expect(result.status == 0, "\(result.error)")
+            let rows = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]] ?? []
+            return rows.compactMap { $0["title"] as? String }
+        }
+        #expect(try titles(["--tag", "TRAVEL"]) == ["June trip", "March trip"])
+        #expect(try titles(["--tag", "travel", "--tag", "food"]) == ["June trip"])
+        #expect(try titles(["--starred"]) == ["June trip"])
+        // 23:30 in Seoul on March 1 is still March 1 there (14:30 UTC).
+        #expect(try titles(["--on", "2020-03-01"]) == ["March trip"])
+        #expect(try titles(["--from", "2020-03-02", "--to", "2020-12-31"]) == ["June trip"])
+        #expect(try titles(["--from", "2021-01-01"]) == ["New year"])
+        let none = try diary.run(["list", "--tag", "nowhere"])
+        #expect(none.status == 0 && none.output.contains("No entries match"), "\(none.output)")
+        let bad = try diary.run(["list", "--on", "someday"])
+        #expect(bad.status == 64 && bad.error.contains("--on"), "\(bad.error)")
+        let both = try diary.run(["list", "--on", "today", "--from", "yesterday"])
+        #expect(both.status == 64, "\(both.error)")
+    }
+}

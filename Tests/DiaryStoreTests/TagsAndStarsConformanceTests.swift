@@ -1,0 +1,191 @@
+import DiaryCore
+import Foundation
+import Testing
+
+/// Tags, the star and the entry's own moment, the same on every backend: kept with the entry,
+/// part of its version, and carried by every way an entry is read.
+@Suite("Every store keeps tags, stars and moments the same way")
+struct TagsAndStarsConformanceTests {
+    @Test("Tags and the star read back as written, tidied, each tag once, from every read", arguments: StoreBackend.allCases)
+    func readBack(backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        let entry = try await store.create(try EntryText(title: "Jeju", body: "The sea was wild"), id: UUID(),
+                                           tags: ["travel", "  여행 ", "Travel", "#sea", "Trip  to\tJeju"], starred: true)
+        #expect(entry.tags == ["travel", "여행", "sea", "Trip to Jeju"])
+        #expect(entry.starred && entry.version == 1)
+        #expect(try await store.entry(id: entry.id) == entry)
+        let row = try #require(try await store.list(after: nil, limit: 5).entries.first)
+        #expect(row.tags == entry.tags && row.starred)
+        #expect(try await store.export(after: nil, limit: 5).entries == [entry])
+        #expect(try await store.search("sea wild", limit: 5).first?.entry.tags == entry.tags)
+        let plain = try await store.create(try EntryText(title: "Plain", body: ""), id: UUID())
+        #expect(plain.tags.isEmpty && !plain.starred)
+    }
+
+    @Test("A tag already in the diary keeps its first spelling; one only in the trash does not count", arguments: StoreBackend.allCases)
+    func firstSpelling(backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        let first = try await store.create(try EntryText(title: "One", body: ""), id: UUID(), tags: ["Travel", "ＦＯＯＤ"])
+        let second = try await store.create(try EntryText(title: "Two", body: ""), id: UUID(), tags: ["TRAVEL", "food", "new"])
+        #expect(second.tags == ["Travel", "ＦＯＯＤ", "new"])
+        let edited = try await store.edit(id: first.id, try EntryEdit(tags: ["Travel", "NEW"]), expecting: 1)
+        #expect(edited.tags == ["Travel", "new"])
+        _ = try await store.moveToTrash(id: first.id)
+        _ = try await store.moveToTrash(id: second.id)
+        let third = try await store.create(try EntryText(title: "Three", body: ""), id: UUID(), tags: ["travel"])
+        #expect(third.tags == ["travel"])
+    }
+
+    @Test("Tags, the star and the moment are the writer's: each change is a new version, and a stale one conflicts", arguments: StoreBackend.allCases)
+    func partOfTheVersion(backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        let entry = try await store.create(try EntryText(title: "Versioned", body: ""), id: UUID())
+        let tagged = try await store.edit(id: entry.id, try EntryEdit(tags: ["a"]), expecting: 1)
+        #expect(tagged.version == 2 && tagged.tags == ["a"] && tagged.title == "Versioned")
+        let starred = try await store.edit(id: entry.id, try EntryEdit(starred: true), expecting: 2)
+        #expect(starred.version == 3 && starred.starred && starred.tags == ["a"])
+        let moment = Date(timeIntervalSince1970: 1_600_000_000)
+        let backdated = try await store.edit(id: entry.id, try EntryEdit(moment: moment), expecting: 3)
+        #expect(backdated.version == 4 && backdated.createdAt == moment)
+        // The same again is no change, whatever version it names.
+        let again = try await store.edit(id: entry.id, try EntryEdit(tags: ["a"], starred: true, moment: moment), expecting: 1)
+        #expect(again == backdated)
+        // A tag change based on an older version conflicts, and changes nothing.
+        await #expect(throws: EntryError.conflict(expected: 3, current: backdated)) {
+            try await store.edit(id: entry.id, try EntryEdit(tags: ["b"]), expecting: 3)
+        }
+        // Only the words change with new words: tags and star stay.
+        let reworded = try await store.update(id: entry.id, to: try EntryText(title: "Reworded", body: ""), expecting: 4)
+        #expect(reworded.tags == ["a"] && reworded.starred && reworded.createdAt == moment)
+        #expect(try await store.entry(id: entry.id) == reworded)
+    }
+
+    @Test("A backdated entry takes its place in the list by its new moment", arguments: StoreBackend.allCases)
+    func backdatedOrder(backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        let now = Date()
+        let older = try await store.create(try EntryText(title: "Older", body: ""), id: UUID(), at: now.addingTimeInterval(-3600))
+        let newer = try await store.create(try EntryText(title: "Written the next morning", body: ""), id: UUID(), at: now)
+        #expect(try await store.list(after: nil, limit: 5).entries.map(\.id) == [newer.id, older.id])
+        _ = try await store.edit(id: newer.id, try EntryEdit(moment: now.addingTimeInterval(-86_400)), expecting: 1)
+        #expect(try await store.list(after: nil, limit: 5).entries.map(\.id) == [older.id, newer.id])
+    }
+
+    @Test("Trash and restore keep an entry's tags and star; an import keeps them too", arguments: StoreBackend.allCases)
+    func trashAndImport(backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        let entry = try await store.create(try EntryText(title: "Kept", body: ""), id: UUID(), tags: ["x", "y"], starred: true)
+        let trashed = try await store.moveToTrash(id: entry.id)
+        #expect(try await store.trash(after: nil, limit: 5).entries.first?.tags == ["x", "y"])
+        let restored = try await store.restore(id: entry.id)
+        #expect(restored.tags == ["x", "y"] && restored.starred && trashed.tags == restored.tags)
+        let imported = Entry(id: UUID(), title: "Imported", body: "", createdAt: Date(), tags: ["from a file"], starred: true)
+        _ = try await store.importEntries([imported])
+        #expect(try await store.entry(id: imported.id) == imported)
+    }
+
+    @Test("Bad tags and moments are refused with what is wrong, and nothing changes", arguments: StoreBackend.allCases)
+    func refused(backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        let entry = try await store.create(try EntryText(title: "Safe", body: ""), id: UUID(), tags: ["kept"])
+        #expect(throws: EntryError.badTag(position: 2, "it is empty")) { try EntryEdit(tags: ["ok", "  "]) }
+        #expect(throws: EntryError.badTag(position: 1, "it is longer than 100 characters")) {
+            try EntryEdit(tags: [String(repeating: "가", count: 101)])
+        }
+        #expect(throws: EntryError.tooManyTags(limit: 50)) { try EntryEdit(tags: (1...51).map { "tag\($0)" }) }
+        #expect(throws: EntryError.momentOutOfRange) { try EntryEdit(moment: Date(timeIntervalSince1970: 1e15)) }
+        await #expect(throws: EntryError.self) {
+            try await store.create(try EntryText(title: "Never", body: ""), id: UUID(), tags: ["a\u{7}b"])
+        }
+        #expect(try await store.count() == 1)
+        #expect(try await store.entry(id: entry.id) == entry)
+        // Fifty tags of a hundred characters each are fine.
+        let most = (10...59).map { String(repeating: "태", count: 98) + String($0) }
+        let full = try await store.edit(id: entry.id, try EntryEdit(tags: most), expecting: 1)
+        #expect(try await store.entry(id: entry.id)?.tags == most && full.tags == most)
+    }
+}
+
+/// The list narrowed by tags, the star and dates, the same on every backend, page after page.
+@Suite("Every store narrows the list the same way")
+struct FilterConformanceTests {
+    /// Thirty entries a day apart from 2020-01-01 09:00 UTC, oldest first: every second one
+    /// tagged "Even", every third "Third" (spelled in turn "third" and "THIRD"), every fifth
+    /// starred; the last one in the trash.
+    func diary(_ backend: StoreBackend) async throws -> (Diary, [Entry]) {
+        let store = try await backend.makeStore()
+        let start = Date(timeIntervalSince1970: 1_577_869_200)
+        var entries: [Entry] = []
+        for n in 0..<30 {
+            var tags: [String] = []
+            if n % 2 == 0 { tags.append("Even") }
+            if n % 3 == 0 { tags.append(n % 2 == 0 ? "third" : "THIRD") }
+            entries.append(try await store.create(try EntryText(title: "Day \(n)", body: ""), id: UUID(),
+                                                  at: start.addingTimeInterval(Double(n) * 86_400), tags: tags, starred: n % 5 == 0))
+        }
+        _ = try await store.moveToTrash(id: entries[29].id)
+        return (store, entries)
+    }
+
+    /// Every page of the filtered list, `size` rows at a time: the titles, newest first.
+    func titles(_ store: Diary, _ filter: EntryFilter, size: Int = 4) async throws -> [String] {
+        var titles: [String] = []
+        var cursor: EntryCursor?
+        repeat {
+            let page = try await store.list(after: cursor, limit: size, filter: filter)
+            titles += page.entries.map(\.title)
+            cursor = page.nextCursor
+        } while cursor != nil
+        return titles
+    }
+
+    func expected(_ entries: [Entry], _ keep: (Int) -> Bool) -> [String] {
+        (0..<29).filter(keep).reversed().map { "Day \($0)" }
+    }
+
+    @Test("By tag, by several tags, starred, and by dates, page after page", arguments: StoreBackend.allCases)
+    func narrowed(backend: StoreBackend) async throws {
+        let (store, entries) = try await diary(backend)
+        #expect(try await titles(store, try EntryFilter(tags: ["even"])) == expected(entries) { $0 % 2 == 0 })
+        #expect(try await titles(store, try EntryFilter(tags: ["Third"])) == expected(entries) { $0 % 3 == 0 })
+        #expect(try await titles(store, try EntryFilter(tags: ["THIRD", "EVEN"]), size: 2) == expected(entries) { $0 % 6 == 0 })
+        #expect(try await titles(store, try EntryFilter(starredOnly: true)) == expected(entries) { $0 % 5 == 0 })
+        #expect(try await titles(store, try EntryFilter(tags: ["even"], starredOnly: true)) == expected(entries) { $0 % 10 == 0 })
+        let from = entries[10].createdAt, until = entries[20].createdAt
+        #expect(try await titles(store, try EntryFilter(from: from, until: until)) == expected(entries) { (10..<20).contains($0) })
+        #expect(try await titles(store, try EntryFilter(tags: ["even"], from: from, until: until), size: 1)
+                == expected(entries) { (10..<20).contains($0) && $0 % 2 == 0 })
+        #expect(try await titles(store, try EntryFilter(tags: ["nowhere"])).isEmpty)
+        // The whole diary, unfiltered, as before.
+        #expect(try await titles(store, .all, size: 7) == expected(entries) { _ in true })
+    }
+
+    @Test("A changed tag, moment or trash moves an entry in and out of what a filter finds", arguments: StoreBackend.allCases)
+    func followsChanges(backend: StoreBackend) async throws {
+        let (store, entries) = try await diary(backend)
+        let even = try EntryFilter(tags: ["even"])
+        _ = try await store.edit(id: entries[1].id, try EntryEdit(tags: ["EVEN"]), expecting: 1)
+        _ = try await store.edit(id: entries[2].id, try EntryEdit(tags: []), expecting: 1)
+        _ = try await store.moveToTrash(id: entries[4].id)
+        _ = try await store.edit(id: entries[0].id, try EntryEdit(moment: entries[28].createdAt.addingTimeInterval(60)), expecting: 1)
+        var found = expected(entries) { $0 % 2 == 0 && $0 != 2 && $0 != 4 && $0 != 0 } + ["Day 1"]
+        found.insert("Day 0", at: 0)
+        #expect(try await titles(store, even) == found)
+        _ = try await store.restore(id: entries[4].id)
+        #expect(try await titles(store, even).contains("Day 4"))
+        try await store.purge(id: entries[6].id)
+        #expect(try await !titles(store, even).contains("Day 6"))
+    }
+
+    @Test("A filter that cannot be one is refused with why")
+    func refused() {
+        #expect(throws: EntryError.badFilter("A list can be narrowed by at most 10 tags.")) {
+            try EntryFilter(tags: (0...10).map { "t\($0)" })
+        }
+        #expect(throws: EntryError.self) { try EntryFilter(tags: [""]) }
+        let now = Date()
+        #expect(throws: EntryError.badFilter("The dates ask for no time at all: the start must come before the end.")) {
+            try EntryFilter(from: now, until: now)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+"""Tags, the star and the entry's own date through the API: written with an entry, changed on
+their own (PATCH) or with its words (PUT), part of its version, carried by every read."""
+
+import json
+import subprocess
+
+from diary_api import assert_error
+from diary_cli import cli
+
+
+def test_an_entry_is_written_with_tags_a_star_and_its_own_date(api):
+    entry = api.create("Jeju", "The sea was wild.", tags=["travel", " 바다 ", "Travel", "#sea"], starred=True,
+                       createdAt="2024-05-01T21:30:00+09:00")
+    assert entry["tags"] == ["travel", "바다", "sea"]
+    assert entry["starred"] is True
+    assert entry["createdAt"] == "2024-05-01T12:30:00.000Z"
+    assert entry["version"] == 1
+    row = api.list_all()[0]
+    assert row["tags"] == ["travel", "바다", "sea"] and row["starred"] is True
+    found = api.get("/api/v1/search", params={"q": "sea wild"}).json()["results"][0]["entry"]
+    assert found["tags"] == entry["tags"]
+    plain = api.create("Plain", "")
+    assert plain["tags"] == [] and plain["starred"] is False
+
+
+def test_a_tag_already_in_the_diary_keeps_its_first_spelling(api):
+    api.create("One", "", tags=["Travel"])
+    assert api.create("Two", "", tags=["TRAVEL", "new"])["tags"] == ["Travel", "new"]
+
+
+def test_a_star_from_the_list_changes_only_the_star_and_is_a_new_version(api):
+    entry = api.create("Starred later", "Words stay.", tags=["kept"])
+    starred = api.patch(f"/api/v1/entries/{entry['id']}", json={"starred": True}, headers={"If-Match": '"1"'})
+    assert starred.status_code == 200, starred.text
+    body = starred.json()
+    assert body["starred"] is True and body["version"] == 2
+    assert body["title"] == "Starred later" and body["body"] == "Words stay." and body["tags"] == ["kept"]
+    assert starred.headers["ETag"] == '"2"'
+    # The same again changes nothing, whatever version it names.
+    again = api.patch(f"/api/v1/entries/{entry['id']}", json={"starred": True}, headers={"If-Match": '"1"'})
+    assert again.status_code == 200 and again.json()["version"] == 2
+    # A change based on an older version conflicts and carries the entry as it is.
+    stale = api.patch(f"/api/v1/entries/{entry['id']}", json={"tags": ["other"]}, headers={"If-Match": '"1"'})
+    payload = assert_error(stale, 409, "conflict")
+    assert payload["current"]["tags"] == ["kept"] and payload["current"]["starred"] is True
+
+
+def test_tags_and_dates_change_with_the_words_or_stay_when_not_sent(api):
+    entry = api.create("Walk", "By the river", tags=["a", "b"], starred=True)
+    url = f"/api/v1/entries/{entry['id']}"
+    # A client that knows nothing of tags (an older web app) never erases them.
+    kept = api.put(url, json={"title": "Walk", "body": "By the river, at night"}, headers={"If-Match": '"1"'}).json()
+    assert kept["tags"] == ["a", "b"] and kept["starred"] is True and kept["version"] == 2
+    changed = api.put(url, json={"title": "Walk", "body": "By the river, at night", "tags": ["b"], "starred": False,
+                                 "createdAt": "2020-01-02T03:04:05.678Z"}, headers={"If-Match": '"2"'}).json()
+    assert changed["tags"] == ["b"] and changed["starred"] is False and changed["version"] == 3
+    assert changed["createdAt"] == "2020-01-02T03:04:05.678Z"
+    assert api.get(url).json() == changed
+    # Backdated, it takes its place in the list by its new date.
+    api.create("Written today", "")
+    assert [row["title"] for row in api.list_all()] == ["Written today", "Walk"]
+
+
+def test_bad_tags_dates_and_patches_are_refused_saying_what_is_wrong_and_nothing_changes(api):
+    entry = api.create("Safe", "Untouched", tags=["kept"])
+    url = f"/api/v1/entries/{entry['id']}"
+    v1 = {"If-Match": '"1"'}
+    cases = [
+        ({"tags": ["ok", "   "]}, 422, "bad_tags", "Tag 2"),
+        ({"tags": ["x" * 101]}, 422, "bad_tags", "100 characters"),
+        ({"tags": [f"t{n}" for n in range(51)]}, 422, "bad_tags", "50 tags"),
+        ({"tags": ["bell\u0007"]}, 422, "bad_tags", "control character"),
+        ({"tags": "travel"}, 400, "bad_request", None),
+        ({"tags": [1, 2]}, 400, "bad_request", None),
+        ({"starred": "yes"}, 400, "bad_request", None),
+        ({"createdAt": "yesterday"}, 400, "bad_request", "createdAt"),
+        ({"createdAt": "10000-01-01T00:00:00Z"}, 400, "bad_request", "createdAt"),
+        ({"title": "Only a title"}, 400, "bad_request", "together"),
+    ]
+    for patch, status, code, words in cases:
+        response = api.patch(url, json=patch, headers=v1)
+        payload = assert_error(response, status, code)
+        if words:
+            assert words in payload["message"], (patch, payload)
+    bad_new = api.post("/api/v1/entries", json={"title": "New", "body": "", "tags": [""]})
+    assert_error(bad_new, 422, "bad_tags")
+    assert api.get(url).json() == entry
+    assert len(api.list_all()) == 1
+    assert_error(api.patch(url, json={"starred": True}), 428, "precondition_required")
+
+
+def test_tags_and_stars_go_out_in_an_export_and_come_back_in_an_import(server, api, tmp_path):
+    first = api.create("Exported", "with tags", tags=["여행", "Trip to Jeju"], starred=True)
+    exported = cli(server.database, "export")
+    record = json.loads(exported)["entries"][0]
+    assert record["tags"] == ["여행", "Trip to Jeju"] and record["starred"] is True
+    markdown = cli(server.database, "export", "--format", "markdown")
+    assert "#여행 #Trip-to-Jeju" in markdown and "Exported ★" in markdown
+    # Into another diary, all of it comes back.
+    other = tmp_path / "other.sqlite"
+    (tmp_path / "export.json").write_text(exported)
+    cli(other, "import", str(tmp_path / "export.json"))
+    shown = json.loads(cli(other, "show", first["id"], "--json"))
+    assert shown["tags"] == ["여행", "Trip to Jeju"] and shown["starred"] is True
+
+
+def test_the_list_is_narrowed_by_tags_the_star_and_dates_page_after_page(api):
+    for n in range(12):
+        tags = (["walk"] if n % 2 == 0 else []) + (["Rain"] if n % 3 == 0 else [])
+        api.create(f"Day {n}", "", tags=tags, starred=n % 4 == 0, createdAt=f"2024-05-{n + 1:02d}T09:00:00Z")
+
+    def titles(**params):
+        rows, cursor = [], None
+        while True:
+            query = {"limit": 2, **params, **({"cursor": cursor} if cursor else {})}
+            response = api.get("/api/v1/entries", params=query)
+            assert response.status_code == 200, response.text
+            page = response.json()
+            rows += [row["title"] for row in page["entries"]]
+            cursor = page["nextCursor"]
+            if cursor is None:
+                return rows
+
+    def days(keep):
+        return [f"Day {n}" for n in reversed(range(12)) if keep(n)]
+
+    assert titles(tag="WALK") == days(lambda n: n % 2 == 0)
+    assert titles(tag=["walk", "rain"]) == days(lambda n: n % 6 == 0)
+    assert titles(starred="true") == days(lambda n: n % 4 == 0)
+    assert titles(tag="walk", starred="true") == days(lambda n: n % 4 == 0)
+    assert titles(**{"from": "2024-05-03T00:00:00Z", "until": "2024-05-06T00:00:00Z"}) == days(lambda n: 2 <= n < 5)
+    assert titles(tag="rain", **{"from": "2024-05-04T09:00:00+00:00"}) == days(lambda n: n % 3 == 0 and n >= 3)
+    # The first page unfiltered is still the whole diary (and answered from the server's memory).
+    assert [row["title"] for row in api.list_all()] == days(lambda n: True)
+
+
+def test_a_filter_that_cannot_be_one_is_refused_saying_why(api):
+    for params, words in [({"tag": ""}, "Tag 1"), ({"tag": [f"t{n}" for n in range(11)]}, "at most 10 tags"),
+                          ({"starred": "yes"}, "starred"), ({"from": "May 1"}, "from"),
+                          ({"from": "2024-05-02T00:00:00Z", "until": "2024-05-01T00:00:00Z"}, "start must come before")]:
+        payload = assert_error(api.get("/api/v1/entries", params=params), 400, "bad_request")
+        assert words in payload["message"], (params, payload)
