@@ -117,6 +117,18 @@ struct PostgresEntryRows: EntryRows {
         }
     }
 
+    func tagCounts() async throws -> [TagCount] {
+        try await database.read { [owner, logger] connection in
+            let rows = try await connection.query("""
+                SELECT (array_agg(tag ORDER BY created_at, seq))[1], count(*) FROM entry_tag
+                WHERE owner_id = \(owner.rawValue) GROUP BY tag_key
+                """, logger: logger)
+            var counts: [TagCount] = []
+            for try await (tag, count) in rows.decode((String, Int64).self) { counts.append(TagCount(tag: tag, count: Int(count))) }
+            return counts
+        }
+    }
+
     func count() async throws -> Int {
         try await database.read { [owner, logger] connection in
             let rows = try await connection.query(

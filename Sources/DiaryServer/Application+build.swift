@@ -83,6 +83,7 @@ func buildRouter(storage: any Storage, settings: ServerSettings, logger: Logger)
     EntriesController(diaries: diaries, weather: recorder).addRoutes(to: diary)
     TrashController(diaries: diaries).addRoutes(to: diary)
     SearchController(diaries: diaries, gate: SearchGate(limits: settings.search)).addRoutes(to: diary)
+    OrganizeController(diaries: diaries).addRoutes(to: diary)
     SampleController(diaries: diaries, sample: BundledFiles.sample).addRoutes(to: diary)
     methods.learn(router.routes)
     return router

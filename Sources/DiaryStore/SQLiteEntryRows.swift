@@ -90,6 +90,16 @@ public struct SQLiteEntryRows: EntryRows {
         }
     }
 
+    public func tagCounts() async throws -> [TagCount] {
+        try await read { [owner] db in
+            // One walk of the owner's part of the tags' index, in key order. With min(), SQLite
+            // takes the bare `tag` from the row with the earliest moment.
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT tag, min(created_at), count(*) FROM entry_tag WHERE owner_id = ? GROUP BY tag_key
+                """), arguments: [owner.rawValue]).map { TagCount(tag: $0[0], count: $0[2]) }
+        }
+    }
+
     public func count() async throws -> Int {
         try await read { [owner] db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE owner_id = ? AND deleted_at IS NULL", arguments: [owner.rawValue]) ?? 0

@@ -189,3 +189,46 @@ struct FilterConformanceTests {
         }
     }
 }
+
+/// The tag list and on this day, the same on every backend.
+@Suite("Every store gives the tag list and on this day the same way")
+struct TagListAndOnThisDayTests {
+    @Test("The tag list counts each tag's entries (not the trash), most used first, in its first spelling", arguments: StoreBackend.allCases)
+    func tagList(backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        let start = Date(timeIntervalSince1970: 1_600_000_000)
+        _ = try await store.create(try EntryText(title: "1", body: ""), id: UUID(), at: start, tags: ["Walk", "여행"])
+        _ = try await store.create(try EntryText(title: "2", body: ""), id: UUID(), at: start + 60, tags: ["walk", "rain"])
+        let trashed = try await store.create(try EntryText(title: "3", body: ""), id: UUID(), at: start + 120, tags: ["WALK", "gone"])
+        _ = try await store.moveToTrash(id: trashed.id)
+        _ = try await store.create(try EntryText(title: "4", body: ""), id: UUID(), at: start + 180, tags: ["Apple", "rain", "walk"])
+        #expect(try await store.tags() == [TagCount(tag: "Walk", count: 3), TagCount(tag: "rain", count: 2),
+                                           TagCount(tag: "Apple", count: 1), TagCount(tag: "여행", count: 1)])
+        #expect(try await backend.makeStore().tags().isEmpty)
+    }
+
+    @Test("On this day: each earlier year's entries of the day, in the writer's time zone, newest year first", arguments: StoreBackend.allCases)
+    func onThisDay(backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        let seoul = TimeZone(identifier: "Asia/Seoul")!
+        func at(_ iso: String) -> Date { ISODate.date(from: iso)! }
+        // 2024-11-25 in Seoul runs from 2024-11-24T15:00Z to 2024-11-25T15:00Z.
+        for (title, moment) in [("Seoul morning a year ago", "2024-11-24T23:00:00.000Z"),
+                                ("Seoul night a year ago", "2024-11-25T14:59:00.000Z"),
+                                ("The next day in Seoul", "2024-11-25T15:00:00.000Z"),
+                                ("Five years ago", "2020-11-25T03:00:00.000Z"),
+                                ("Today itself", "2025-11-25T01:00:00.000Z"),
+                                ("Another day", "2022-06-01T03:00:00.000Z")] {
+            _ = try await store.create(try EntryText(title: title, body: ""), id: UUID(), at: at(moment))
+        }
+        let years = try await store.onThisDay(at("2025-11-25T03:00:00.000Z"), in: seoul)
+        #expect(years.map(\.years) == [1, 5])
+        #expect(years.first?.entries.map(\.title) == ["Seoul night a year ago", "Seoul morning a year ago"])
+        #expect(years.last?.entries.map(\.title) == ["Five years ago"])
+        #expect(try await store.onThisDay(at("2025-06-02T03:00:00.000Z"), in: seoul).isEmpty)
+        // February 29 looks at leap years only.
+        _ = try await store.create(try EntryText(title: "Leap day", body: ""), id: UUID(), at: at("2020-02-29T03:00:00.000Z"))
+        _ = try await store.create(try EntryText(title: "Not a leap day", body: ""), id: UUID(), at: at("2023-03-01T03:00:00.000Z"))
+        #expect(try await store.onThisDay(at("2024-02-29T03:00:00.000Z"), in: seoul).map(\.years) == [4])
+    }
+}

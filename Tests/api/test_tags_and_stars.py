@@ -140,3 +140,33 @@ def test_a_filter_that_cannot_be_one_is_refused_saying_why(api):
                           ({"from": "2024-05-02T00:00:00Z", "until": "2024-05-01T00:00:00Z"}, "start must come before")]:
         payload = assert_error(api.get("/api/v1/entries", params=params), 400, "bad_request")
         assert words in payload["message"], (params, payload)
+
+
+def test_the_tag_list_counts_entries_most_used_first(api):
+    api.create("One", "", tags=["Walk", "여행"])
+    api.create("Two", "", tags=["walk", "rain"])
+    gone = api.create("Three", "", tags=["gone"])
+    api.delete(f"/api/v1/entries/{gone['id']}")
+    response = api.get("/api/v1/tags")
+    assert response.status_code == 200, response.text
+    assert response.json() == {"tags": [{"tag": "Walk", "count": 2}, {"tag": "rain", "count": 1}, {"tag": "여행", "count": 1}]}
+
+
+def test_on_this_day_gives_earlier_years_of_the_writers_day(api):
+    api.create("A year ago, late in Seoul", "", createdAt="2024-11-25T23:30:00+09:00")
+    api.create("Five years ago", "", createdAt="2020-11-25T12:00:00+09:00")
+    api.create("The same day, too early in Seoul", "", createdAt="2024-11-24T23:30:00+09:00")
+    api.create("This year", "", createdAt="2025-11-25T12:00:00+09:00")
+    response = api.get("/api/v1/on-this-day", params={"date": "2025-11-25", "timeZone": "Asia/Seoul"})
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert answer["date"] == "2025-11-25"
+    assert [(year["yearsAgo"], [e["title"] for e in year["entries"]]) for year in answer["years"]] == [
+        (1, ["A year ago, late in Seoul"]), (5, ["Five years ago"])]
+    # The same instants seen from London: late in Seoul is still the 25th; the early one is the 24th there too.
+    london = api.get("/api/v1/on-this-day", params={"date": "2025-11-25", "timeZone": "Europe/London"}).json()
+    assert [year["yearsAgo"] for year in london["years"]] == [1, 5]
+    for params, words in [({"timeZone": "Mars/Olympus"}, "timeZone"), ({"date": "2025-02-30"}, "date"),
+                          ({"date": "tomorrow"}, "date")]:
+        payload = assert_error(api.get("/api/v1/on-this-day", params=params), 400, "bad_request")
+        assert words in payload["message"]
