@@ -104,3 +104,19 @@ struct TagsAndTodayCommandTests {
         #expect(none.output.contains("Nothing written on July 1"), "\(none.output)")
     }
 }
+
+@Suite("Emptying the trash on the command line", .serialized)
+struct EmptyTrashCommandTests {
+    @Test("trash --empty deletes the trash for good without asking in a pipe; an empty trash says so")
+    func emptyTrash() throws {
+        let diary = try DiaryProcess()
+        try diary.run(["new", "Kept"])
+        try diary.run(["new", "Gone"])
+        try diary.run(["rm", "last"])
+        let emptied = try diary.run(["trash", "--empty"])
+        #expect(emptied.status == 0 && emptied.output.contains("Deleted 1 entry for good"), "\(emptied.output)\(emptied.error)")
+        #expect(try diary.run(["trash"]).output.contains("The trash is empty"))
+        #expect(try diary.run(["trash", "--empty", "--yes"]).output.contains("already empty"))
+        #expect(try diary.entries().compactMap { $0["title"] as? String } == ["Kept"])
+    }
+}

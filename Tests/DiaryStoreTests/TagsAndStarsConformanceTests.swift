@@ -232,3 +232,42 @@ struct TagListAndOnThisDayTests {
         #expect(try await store.onThisDay(at("2024-02-29T03:00:00.000Z"), in: seoul).map(\.years) == [4])
     }
 }
+
+@Suite("Every store empties the trash the same way")
+struct EmptyTrashConformanceTests {
+    @Test("Emptying the trash deletes its entries for good, words and tags too; the diary stays", arguments: StoreBackend.allCases)
+    func emptyNow(backend: StoreBackend) async throws {
+        let storage = try await backend.makeStorage()
+        let store = storage.diary(of: .localOwner)
+        let kept = try await store.create(try EntryText(title: "Kept serenity", body: ""), id: UUID(), tags: ["t"])
+        for n in 0..<3 {
+            let gone = try await store.create(try EntryText(title: "Gone serenity \(n)", body: ""), id: UUID(), tags: ["t"])
+            _ = try await store.moveToTrash(id: gone.id)
+        }
+        let before = try await store.changeCount()
+        #expect(try await store.emptyTrash() == 3)
+        #expect(try await store.changeCount() > before)
+        #expect(try await store.trash(after: nil, limit: 10).entries.isEmpty)
+        #expect(try await store.search("serenity", limit: 10).map(\.entry.id) == [kept.id])
+        #expect(try await store.tags() == [TagCount(tag: "t", count: 1)])
+        #expect(try await store.emptyTrash() == 0)
+        #expect(try await store.entry(id: kept.id) == kept)
+    }
+
+    @Test("The server's emptying takes only what has been in a trash longer than the days given, in every diary", arguments: StoreBackend.allCases)
+    func emptyOld(backend: StoreBackend) async throws {
+        let storage = try await backend.makeStorage()
+        let now = Date()
+        func trashed(_ title: String, daysAgo: Double) -> Entry {
+            Entry(title: title, body: "", createdAt: now.addingTimeInterval(-90 * 86_400), deletedAt: now.addingTimeInterval(-daysAgo * 86_400))
+        }
+        _ = try await storage.diary(of: .localOwner).importEntries([trashed("Old", daysAgo: 40), trashed("Recent", daysAgo: 10),
+                                                                     Entry(title: "Live", body: "", createdAt: now)])
+        let other = UserID(rawValue: 7)
+        _ = try await storage.diary(of: other).importEntries([trashed("Old too", daysAgo: 31)])
+        #expect(try await storage.emptyTrashes(deletedBefore: now.addingTimeInterval(-30 * 86_400)) == 2)
+        #expect(try await storage.diary(of: .localOwner).trash(after: nil, limit: 10).entries.map(\.title) == ["Recent"])
+        #expect(try await storage.diary(of: other).trash(after: nil, limit: 10).entries.isEmpty)
+        #expect(try await storage.diary(of: .localOwner).count() == 1)
+    }
+}

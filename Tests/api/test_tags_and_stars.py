@@ -2,7 +2,8 @@
 their own (PATCH) or with its words (PUT), part of its version, carried by every read."""
 
 import json
-import subprocess
+
+import pytest
 
 from diary_api import assert_error
 from diary_cli import cli
@@ -170,3 +171,50 @@ def test_on_this_day_gives_earlier_years_of_the_writers_day(api):
                           ({"date": "tomorrow"}, "date")]:
         payload = assert_error(api.get("/api/v1/on-this-day", params=params), 400, "bad_request")
         assert words in payload["message"]
+
+
+def test_the_trash_is_emptied_at_once_when_asked(api):
+    kept = api.create("Kept", "")
+    for n in range(3):
+        gone = api.create(f"Gone {n}", "")
+        api.delete(f"/api/v1/entries/{gone['id']}")
+    response = api.delete("/api/v1/trash")
+    assert response.status_code == 200, response.text
+    assert response.json() == {"deleted": 3}
+    assert api.list_all("/api/v1/trash") == []
+    assert [row["id"] for row in api.list_all()] == [kept["id"]]
+    assert api.delete("/api/v1/trash").json() == {"deleted": 0}
+
+
+def old_trash_file(path):
+    """An export holding an entry trashed 40 days ago, one trashed 10 days ago and one in the diary."""
+    from datetime import datetime, timedelta, timezone
+    now = datetime.now(timezone.utc)
+
+    def stamp(days):
+        return (now - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    records = [{"id": str(uuid), "title": title, "body": "", "createdAt": stamp(90), "deletedAt": deleted}
+               for uuid, title, deleted in [("5c0a7d2e-1111-4a4a-9a9a-000000000001", "Trashed 40 days ago", stamp(40)),
+                                            ("5c0a7d2e-1111-4a4a-9a9a-000000000002", "Trashed 10 days ago", stamp(10)),
+                                            ("5c0a7d2e-1111-4a4a-9a9a-000000000003", "In the diary", None)]]
+    path.write_text(json.dumps({"format": "diary-export", "version": 1, "entries": records}))
+    return path
+
+
+@pytest.mark.parametrize("days, left", [(None, ["Trashed 10 days ago"]), ("5", []),
+                                        ("0", ["Trashed 10 days ago", "Trashed 40 days ago"])])
+def test_the_trash_empties_itself_after_30_days_or_as_told(tmp_path, days, left):
+    from conftest import Server
+    from diary_api import Api
+    from diary_harness import wait_for
+    srv = Server(tmp_path, extra_args=() if days is None else ("--trash-days", days))
+    cli(srv.database, "import", str(old_trash_file(tmp_path / "old.json")))
+    srv.start()
+    try:
+        srv.log_in()
+        api = Api(srv.base_url)
+        wait_for(lambda: sorted(row["title"] for row in api.list_all("/api/v1/trash")) == sorted(left),
+                 message=f"the trash to hold {left}")
+        assert [row["title"] for row in api.list_all()] == ["In the diary"]
+    finally:
+        assert srv.stop() == 0, srv.log()

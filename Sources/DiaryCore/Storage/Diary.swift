@@ -106,6 +106,15 @@ public struct Diary: Sendable {
         guard try await rows.delete(id: id) else { throw EntryError.notFound(id.diaryString) }
     }
 
+    /// Empties the trash: every entry in it is deleted for good (the writer has confirmed). How many.
+    public func emptyTrash() async throws -> Int {
+        try await rows.emptyTrash(deletedBefore: nil)
+    }
+
+    /// How long an entry stays in the trash before the server deletes it for good, unless the
+    /// operator says otherwise (`diary serve --trash-days`).
+    public static let trashDays = 30
+
     /// Adds entries in one transaction: all of them or, on any error, none. Entries whose id is
     /// already in this diary are skipped, so importing the same export twice adds nothing; what
     /// other diaries hold plays no part. With `onlyIntoEmptyDiary`, a diary that has any entry

@@ -56,6 +56,10 @@ public protocol EntryRows: Sendable {
     /// key → tag, for the keys it has.
     func tagSpellings(keys: [String]) async throws -> [String: String]
 
+    /// Deletes for good every entry of the trash moved there before `moment` (`nil`: all of
+    /// them), with their words, in one transaction; how many.
+    func emptyTrash(deletedBefore moment: Date?) async throws -> Int
+
     /// Every tag of the diary's entries (not the trash), each once, spelled as its earliest entry
     /// spells it, with how many entries have it.
     func tagCounts() async throws -> [TagCount]
