@@ -103,6 +103,32 @@ struct PostgresEntryRows: EntryRows {
         }
     }
 
+    func emptyTrash(deletedBefore moment: Date?) async throws -> Int {
+        try await database.read { [owner, logger, feed] connection in
+            try await Self.emptyTrash(of: owner, deletedBefore: moment, feed, connection, logger)
+        }
+    }
+
+    /// One statement: the trashed rows go (their tags' rows with them, by the foreign key), and
+    /// the diary's change count moves when any did.
+    static func emptyTrash(of owner: UserID, deletedBefore moment: Date?, _ feed: ChangeFeed, _ connection: PostgresConnection,
+                           _ logger: Logger) async throws -> Int {
+        let before = moment?.millisecondsSince1970 ?? Int64.max
+        let rows = try await connection.query("""
+            WITH gone AS (
+                DELETE FROM entry WHERE owner_id = \(owner.rawValue) AND deleted_at IS NOT NULL AND deleted_at < \(before) RETURNING seq),
+            counted AS (
+                INSERT INTO diary_change (owner_id, count) SELECT \(owner.rawValue), 1 FROM gone LIMIT 1
+                ON CONFLICT (owner_id) DO UPDATE SET count = diary_change.count + 1 RETURNING count)
+            SELECT (SELECT count(*) FROM gone), (SELECT count FROM counted)
+            """, logger: logger)
+        for try await (deleted, count) in rows.decode((Int64, Int64?).self) {
+            if let count { feed.wrote(owner, count: count) }
+            return Int(deleted)
+        }
+        return 0
+    }
+
     func tagSpellings(keys: [String]) async throws -> [String: String] {
         try await database.read { [owner, logger] connection in
             // The earliest entry's spelling of each, found in the tag's own index.
@@ -114,6 +140,18 @@ struct PostgresEntryRows: EntryRows {
             var spellings: [String: String] = [:]
             for try await (key, tag) in rows.decode((String, String?).self) { if let tag { spellings[key] = tag } }
             return spellings
+        }
+    }
+
+    func tagCounts() async throws -> [TagCount] {
+        try await database.read { [owner, logger] connection in
+            let rows = try await connection.query("""
+                SELECT (array_agg(tag ORDER BY created_at, seq))[1], count(*) FROM entry_tag
+                WHERE owner_id = \(owner.rawValue) GROUP BY tag_key
+                """, logger: logger)
+            var counts: [TagCount] = []
+            for try await (tag, count) in rows.decode((String, Int64).self) { counts.append(TagCount(tag: tag, count: Int(count))) }
+            return counts
         }
     }
 

@@ -58,5 +58,20 @@ public struct PostgresStorage: Storage {
         }
     }
 
+    public func emptyTrashes(deletedBefore moment: Date) async throws -> Int {
+        try await database.read { [database] connection in
+            let rows = try await connection.query(
+                "SELECT DISTINCT owner_id FROM entry WHERE deleted_at < \(moment.millisecondsSince1970)", logger: database.logger)
+            var owners: [Int64] = []
+            for try await owner in rows.decode(Int64.self) { owners.append(owner) }
+            var deleted = 0
+            for owner in owners {
+                deleted += try await PostgresEntryRows.emptyTrash(of: UserID(rawValue: owner), deletedBefore: moment, database.feed,
+                                                                  connection, database.logger)
+            }
+            return deleted
+        }
+    }
+
     public var location: String { database.address.description }
 }

@@ -29,6 +29,9 @@ public struct ServerSettings: Sendable {
     /// The folder of web files to serve instead of the bundled ones (`DIARY_WEB_ROOT`; the tests
     /// copy and change them to play a new release); `nil`: the files shipped in the binary's bundle.
     public var webFiles: URL?
+    /// Days an entry stays in the trash before the server deletes it for good (`--trash-days`);
+    /// `nil`: kept until the writer empties it.
+    public var trashDays: Int? = Diary.trashDays
 
     public init(host: String = "127.0.0.1", port: Int = 8080, weather: (any WeatherProvider)? = nil,
                 trustedProxies: TrustedProxies = .none, hostNames: [String] = [],
@@ -83,6 +86,7 @@ func buildRouter(storage: any Storage, settings: ServerSettings, logger: Logger)
     EntriesController(diaries: diaries, weather: recorder).addRoutes(to: diary)
     TrashController(diaries: diaries).addRoutes(to: diary)
     SearchController(diaries: diaries, gate: SearchGate(limits: settings.search)).addRoutes(to: diary)
+    OrganizeController(diaries: diaries).addRoutes(to: diary)
     SampleController(diaries: diaries, sample: BundledFiles.sample).addRoutes(to: diary)
     methods.learn(router.routes)
     return router

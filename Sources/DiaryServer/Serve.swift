@@ -1,4 +1,5 @@
 import DiaryCore
+import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -27,6 +28,7 @@ public func serve(
         services: [
             // Upkeep that ends by itself (there is none, or it could not start) is no reason to stop.
             .init(service: StorageUpkeep(storage: storage), successTerminationBehavior: .ignore),
+            .init(service: TrashKeeping(storage: storage, days: settings.trashDays, logger: logger), successTerminationBehavior: .ignore),
             .init(service: app),
         ],
         gracefulShutdownSignals: [.sigterm, .sigint],
@@ -44,6 +46,32 @@ struct StorageUpkeep: Service {
     func run() async throws {
         await cancelWhenGracefulShutdown {
             await storage.maintain()
+        }
+    }
+}
+
+/// The trash empties itself: at start and every hour after, what has been in any diary's trash
+/// longer than `days` is deleted for good. A failure (the database away) is logged and tried
+/// again at the next hour; nothing else waits on it.
+struct TrashKeeping: Service {
+    let storage: any Storage
+    let days: Int?
+    let logger: Logger
+
+    static let every: Duration = .seconds(3600)
+
+    func run() async throws {
+        guard let days else { return }
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    let deleted = try await storage.emptyTrashes(deletedBefore: Date(timeIntervalSinceNow: -Double(days) * 86_400))
+                    if deleted > 0 { logger.info("Deleted \(deleted) entries that had been in the trash for over \(days) days.") }
+                } catch {
+                    logger.warning("Could not empty the trash of entries older than \(days) days: \(error). Trying again in an hour.")
+                }
+                try? await Task.sleep(for: Self.every)
+            }
         }
     }
 }

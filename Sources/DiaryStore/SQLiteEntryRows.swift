@@ -78,6 +78,20 @@ public struct SQLiteEntryRows: EntryRows {
         }
     }
 
+    public func emptyTrash(deletedBefore moment: Date?) async throws -> Int {
+        try await write { [owner, index] db in try Self.emptyTrash(of: owner, deletedBefore: moment, index: index, db) }
+    }
+
+    /// Deletes `owner`'s trashed entries (each with its words: the search index is contentless).
+    static func emptyTrash(of owner: UserID, deletedBefore moment: Date?, index: SearchIndexChanges, _ db: Database) throws -> Int {
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT \(EntryRow.columns) FROM entry WHERE owner_id = ? AND deleted_at IS NOT NULL AND deleted_at < ?
+            """), arguments: [owner.rawValue, moment?.millisecondsSince1970 ?? Int64.max]).map { EntryRow($0) }
+        for row in rows { try EntryRow.delete(row, index: index, db) }
+        if !rows.isEmpty { try ChangeCount.moved(owner, db) }
+        return rows.count
+    }
+
     public func tagSpellings(keys: [String]) async throws -> [String: String] {
         try await read { [owner] db in
             // The earliest entry's spelling of each, found in the tag's own index.
@@ -87,6 +101,16 @@ public struct SQLiteEntryRows: EntryRows {
                 if let tag = try String.fetchOne(statement, arguments: [owner.rawValue, key]) { spellings[key] = tag }
             }
             return spellings
+        }
+    }
+
+    public func tagCounts() async throws -> [TagCount] {
+        try await read { [owner] db in
+            // One walk of the owner's part of the tags' index, in key order. With min(), SQLite
+            // takes the bare `tag` from the row with the earliest moment.
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT tag, min(created_at), count(*) FROM entry_tag WHERE owner_id = ? GROUP BY tag_key
+                """), arguments: [owner.rawValue]).map { TagCount(tag: $0[0], count: $0[2]) }
         }
     }
 

@@ -29,6 +29,17 @@ public struct SQLiteStorage: Storage {
         await database.backgroundCheckpoints().run()
     }
 
+    public func emptyTrashes(deletedBefore moment: Date) async throws -> Int {
+        let index = database.searchIndex
+        return try await database.write { db in
+            let owners = try Int64.fetchAll(db, sql: "SELECT DISTINCT owner_id FROM entry WHERE deleted_at < ?",
+                                            arguments: [moment.millisecondsSince1970])
+            return try owners.reduce(0) { deleted, owner in
+                deleted + (try SQLiteEntryRows.emptyTrash(of: UserID(rawValue: owner), deletedBefore: moment, index: index, db))
+            }
+        }
+    }
+
     public var location: String { database.path }
 }
 

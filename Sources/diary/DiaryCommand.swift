@@ -17,7 +17,8 @@ struct DiaryCommand: AsyncParsableCommand {
         subcommands: [
             NewCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self,
             RestoreCommand.self, TrashCommand.self, SearchCommand.self, ImportCommand.self, ExportCommand.self,
-            BackupCommand.self, CopyCommand.self, ServeCommand.self, UserCommand.self, TokenCommand.self,
+            TagsCommand.self, TodayCommand.self, BackupCommand.self, CopyCommand.self, ServeCommand.self, UserCommand.self,
+            TokenCommand.self,
         ]
     )
 

@@ -83,3 +83,40 @@ struct ListFilterTests {
         #expect(both.status == 64, "\(both.error)")
     }
 }
+
+@Suite("Tags and on this day on the command line", .serialized)
+struct TagsAndTodayCommandTests {
+    @Test("diary tags counts each tag; diary today shows earlier years of the day")
+    func tagsAndToday() throws {
+        let diary = try DiaryProcess()
+        let seoul = ["TZ": "Asia/Seoul"]
+        #expect(try diary.run(["tags"]).output.contains("No tags yet"))
+        try diary.run(["new", "--tag", "walk", "--date", "2024-11-25 23:30", "Late walk a year ago"], environment: seoul)
+        try diary.run(["new", "--tag", "Walk", "--tag", "rain", "--date", "2020-11-25", "Rain five years ago"], environment: seoul)
+        try diary.run(["new", "--date", "2025-11-24", "Another day"], environment: seoul)
+        let tags = try diary.run(["tags"]).output
+        #expect(tags.contains("2  walk") && tags.contains("1  rain"), "\(tags)")
+        let today = try diary.run(["today", "--on", "2025-11-25"], environment: seoul)
+        #expect(today.status == 0, "\(today.error)")
+        #expect(today.output.contains("1 year ago") && today.output.contains("Late walk a year ago"), "\(today.output)")
+        #expect(today.output.contains("5 years ago") && !today.output.contains("Another day"), "\(today.output)")
+        let none = try diary.run(["today", "--on", "2025-07-01"], environment: seoul)
+        #expect(none.output.contains("Nothing written on July 1"), "\(none.output)")
+    }
+}
+
+@Suite("Emptying the trash on the command line", .serialized)
+struct EmptyTrashCommandTests {
+    @Test("trash --empty deletes the trash for good without asking in a pipe; an empty trash says so")
+    func emptyTrash() throws {
+        let diary = try DiaryProcess()
+        try diary.run(["new", "Kept"])
+        try diary.run(["new", "Gone"])
+        try diary.run(["rm", "last"])
+        let emptied = try diary.run(["trash", "--empty"])
+        #expect(emptied.status == 0 && emptied.output.contains("Deleted 1 entry for good"), "\(emptied.output)\(emptied.error)")
+        #expect(try diary.run(["trash"]).output.contains("The trash is empty"))
+        #expect(try diary.run(["trash", "--empty", "--yes"]).output.contains("already empty"))
+        #expect(try diary.entries().compactMap { $0["title"] as? String } == ["Kept"])
+    }
+}

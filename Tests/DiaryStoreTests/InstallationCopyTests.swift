@@ -22,9 +22,11 @@ struct InstallationCopyTests {
             let diary = storage.diary(of: user.id)
             let first = try await diary.create(try EntryText(title: "\(words) first", body: "e\u{301}t\u{0}é 일기를 썼다"), id: UUID())
             _ = try await diary.update(id: first.id, to: try EntryText(title: "\(words) first, edited", body: "again"), expecting: 1)
+            _ = try await diary.edit(id: first.id, try EntryEdit(tags: ["Travel", "Trip to Jeju"], starred: true), expecting: 2)
             let sunny = Weather(provider: "open-meteo", condition: .clear, description: "clear sky", isDay: false, temperatureCelsius: -3.5)
             try await diary.attachWeather(sunny, to: first.id)
-            let doomed = try await diary.create(try EntryText(title: "\(words) trashed", body: ""), id: UUID())
+            let doomed = try await diary.create(try EntryText(title: "\(words) trashed", body: ""), id: UUID(), tags: ["gone", "여행"],
+                                                starred: true)
             _ = try await diary.moveToTrash(id: doomed.id)
         }
         return storage
@@ -47,6 +49,10 @@ struct InstallationCopyTests {
         let ann = try #require(try await accounts.verify(name: "ann", password: "correct horse battery"))
         let found = try await destination.diary(of: ann.id).search("edited", limit: 5)
         #expect(found.map(\.entry.title) == ["Ann's first, edited"])
+        // Tags arrive as index rows too: the tag list and a tag's list work on the copy.
+        #expect(try await destination.diary(of: ann.id).tags() == [TagCount(tag: "Travel", count: 1), TagCount(tag: "Trip to Jeju", count: 1)])
+        let travel = try await destination.diary(of: ann.id).list(after: nil, limit: 5, filter: try EntryFilter(tags: ["travel"]))
+        #expect(travel.entries.map(\.title) == ["Ann's first, edited"])
         // A new account after the copy gets a new id, not a copied one's.
         let carol = try await accounts.addUser(name: "carol", password: "a third long password")
         #expect(!read.accounts.map(\.id).contains(carol.id))

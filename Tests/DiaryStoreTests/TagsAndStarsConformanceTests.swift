@@ -189,3 +189,85 @@ struct FilterConformanceTests {
         }
     }
 }
+
+/// The tag list and on this day, the same on every backend.
+@Suite("Every store gives the tag list and on this day the same way")
+struct TagListAndOnThisDayTests {
+    @Test("The tag list counts each tag's entries (not the trash), most used first, in its first spelling", arguments: StoreBackend.allCases)
+    func tagList(backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        let start = Date(timeIntervalSince1970: 1_600_000_000)
+        _ = try await store.create(try EntryText(title: "1", body: ""), id: UUID(), at: start, tags: ["Walk", "여행"])
+        _ = try await store.create(try EntryText(title: "2", body: ""), id: UUID(), at: start + 60, tags: ["walk", "rain"])
+        let trashed = try await store.create(try EntryText(title: "3", body: ""), id: UUID(), at: start + 120, tags: ["WALK", "gone"])
+        _ = try await store.moveToTrash(id: trashed.id)
+        _ = try await store.create(try EntryText(title: "4", body: ""), id: UUID(), at: start + 180, tags: ["Apple", "rain", "walk"])
+        #expect(try await store.tags() == [TagCount(tag: "Walk", count: 3), TagCount(tag: "rain", count: 2),
+                                           TagCount(tag: "Apple", count: 1), TagCount(tag: "여행", count: 1)])
+        #expect(try await backend.makeStore().tags().isEmpty)
+    }
+
+    @Test("On this day: each earlier year's entries of the day, in the writer's time zone, newest year first", arguments: StoreBackend.allCases)
+    func onThisDay(backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        let seoul = TimeZone(identifier: "Asia/Seoul")!
+        func at(_ iso: String) -> Date { ISODate.date(from: iso)! }
+        // 2024-11-25 in Seoul runs from 2024-11-24T15:00Z to 2024-11-25T15:00Z.
+        for (title, moment) in [("Seoul morning a year ago", "2024-11-24T23:00:00.000Z"),
+                                ("Seoul night a year ago", "2024-11-25T14:59:00.000Z"),
+                                ("The next day in Seoul", "2024-11-25T15:00:00.000Z"),
+                                ("Five years ago", "2020-11-25T03:00:00.000Z"),
+                                ("Today itself", "2025-11-25T01:00:00.000Z"),
+                                ("Another day", "2022-06-01T03:00:00.000Z")] {
+            _ = try await store.create(try EntryText(title: title, body: ""), id: UUID(), at: at(moment))
+        }
+        let years = try await store.onThisDay(at("2025-11-25T03:00:00.000Z"), in: seoul)
+        #expect(years.map(\.years) == [1, 5])
+        #expect(years.first?.entries.map(\.title) == ["Seoul night a year ago", "Seoul morning a year ago"])
+        #expect(years.last?.entries.map(\.title) == ["Five years ago"])
+        #expect(try await store.onThisDay(at("2025-06-02T03:00:00.000Z"), in: seoul).isEmpty)
+        // February 29 looks at leap years only.
+        _ = try await store.create(try EntryText(title: "Leap day", body: ""), id: UUID(), at: at("2020-02-29T03:00:00.000Z"))
+        _ = try await store.create(try EntryText(title: "Not a leap day", body: ""), id: UUID(), at: at("2023-03-01T03:00:00.000Z"))
+        #expect(try await store.onThisDay(at("2024-02-29T03:00:00.000Z"), in: seoul).map(\.years) == [4])
+    }
+}
+
+@Suite("Every store empties the trash the same way")
+struct EmptyTrashConformanceTests {
+    @Test("Emptying the trash deletes its entries for good, words and tags too; the diary stays", arguments: StoreBackend.allCases)
+    func emptyNow(backend: StoreBackend) async throws {
+        let storage = try await backend.makeStorage()
+        let store = storage.diary(of: .localOwner)
+        let kept = try await store.create(try EntryText(title: "Kept serenity", body: ""), id: UUID(), tags: ["t"])
+        for n in 0..<3 {
+            let gone = try await store.create(try EntryText(title: "Gone serenity \(n)", body: ""), id: UUID(), tags: ["t"])
+            _ = try await store.moveToTrash(id: gone.id)
+        }
+        let before = try await store.changeCount()
+        #expect(try await store.emptyTrash() == 3)
+        #expect(try await store.changeCount() > before)
+        #expect(try await store.trash(after: nil, limit: 10).entries.isEmpty)
+        #expect(try await store.search("serenity", limit: 10).map(\.entry.id) == [kept.id])
+        #expect(try await store.tags() == [TagCount(tag: "t", count: 1)])
+        #expect(try await store.emptyTrash() == 0)
+        #expect(try await store.entry(id: kept.id) == kept)
+    }
+
+    @Test("The server's emptying takes only what has been in a trash longer than the days given, in every diary", arguments: StoreBackend.allCases)
+    func emptyOld(backend: StoreBackend) async throws {
+        let storage = try await backend.makeStorage()
+        let now = Date()
+        func trashed(_ title: String, daysAgo: Double) -> Entry {
+            Entry(title: title, body: "", createdAt: now.addingTimeInterval(-90 * 86_400), deletedAt: now.addingTimeInterval(-daysAgo * 86_400))
+        }
+        _ = try await storage.diary(of: .localOwner).importEntries([trashed("Old", daysAgo: 40), trashed("Recent", daysAgo: 10),
+                                                                     Entry(title: "Live", body: "", createdAt: now)])
+        let other = UserID(rawValue: 7)
+        _ = try await storage.diary(of: other).importEntries([trashed("Old too", daysAgo: 31)])
+        #expect(try await storage.emptyTrashes(deletedBefore: now.addingTimeInterval(-30 * 86_400)) == 2)
+        #expect(try await storage.diary(of: .localOwner).trash(after: nil, limit: 10).entries.map(\.title) == ["Recent"])
+        #expect(try await storage.diary(of: other).trash(after: nil, limit: 10).entries.isEmpty)
+        #expect(try await storage.diary(of: .localOwner).count() == 1)
+    }
+}

@@ -20,6 +20,7 @@ openapi.yaml gains an operation that is not, so a new endpoint cannot skip this 
 
 from __future__ import annotations
 
+import datetime
 import re
 import uuid
 from dataclasses import dataclass
@@ -41,6 +42,10 @@ BEA = {"name": "bea", "password": "bea's own long password"}
 # A word only A's entries hold, live and trashed, so a search for it shows any leak.
 SECRET = "zebrafinch"
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+# Today (UTC), and noon of the same date in an earlier year: A's first entry is written then, so
+# "on this day" has something of A's to leak.
+TODAY = datetime.datetime.now(datetime.timezone.utc).date()
+EARLIER = TODAY.replace(year=TODAY.year - 4) if (TODAY.month, TODAY.day) == (2, 29) else TODAY.replace(year=TODAY.year - 1)
 
 
 @dataclass
@@ -74,7 +79,8 @@ def world(start_module_server) -> World:
     a = Api(server.base_url)
     db = server.database
 
-    first = a.create(f"A's first {SECRET}", f"A's first body, about the {SECRET}.")
+    first = a.create(f"A's first {SECRET}", f"A's first body, about the {SECRET}.", tags=[f"{SECRET} tag"],
+                     createdAt=f"{EARLIER.isoformat()}T12:00:00Z")
     second = a.create(f"A's second {SECRET}", "A's second body.")
     changed = a.put(f"/api/v1/entries/{second['id']}", headers={"If-Match": '"1"'},
                     json={"title": f"A's second {SECRET}, edited", "body": "A's second body, edited."})
@@ -117,7 +123,10 @@ def snapshot(world: World) -> dict:
         "list": a.get("/api/v1/entries", params={"limit": 100}).content,
         "trash": a.get("/api/v1/trash", params={"limit": 100}).content,
         "search": a.get("/api/v1/search", params={"q": SECRET, "limit": 100}).content,
+        "tags": a.get("/api/v1/tags").content,
+        "on this day": a.get("/api/v1/on-this-day", params={"date": TODAY.isoformat()}).content,
     }
+    assert SECRET in seen["tags"].decode() and SECRET in seen["on this day"].decode(), "A's world has what could leak"
     for entry_id in sorted(world.a_ids):
         response = a.get(f"/api/v1/entries/{entry_id}")
         assert response.status_code == 200, response.text
@@ -222,7 +231,32 @@ def b_gets_its_own_sample(world: World, answers: list, request: Send) -> None:
     assert_no_leak(world, what, mine)
 
 
+def b_reads_its_own(path: str, **params):
+    """A read of B's own diary as a whole (its tags, its days): 200, with nothing of A's."""
+    def send(world: World, request: Send) -> list:
+        return [(path, request("GET", path, params=params))]
+
+    def check(world: World, answers: list, request: Send) -> None:
+        (what, response), = answers
+        assert response.status_code == 200, response.text
+        assert_no_leak(world, what, response)
+    return send, check
+
+
+def empty_trash(world: World, request: Send) -> list:
+    return [("empty the trash", request("DELETE", "/api/v1/trash"))]
+
+
+def b_empties_only_its_own(world: World, answers: list, request: Send) -> None:
+    """B's trash is emptied (nothing in it); A's trashed entry stays (the snapshot checks it)."""
+    (what, response), = answers
+    assert response.status_code == 200 and isinstance(response.json().get("deleted"), int), response.text
+    assert_no_leak(world, what, response)
+
+
 list_send, list_check = list_has_none_of_a("/api/v1/entries")
+tags_send, tags_check = b_reads_its_own("/api/v1/tags")
+day_send, day_check = b_reads_its_own("/api/v1/on-this-day", date=TODAY.isoformat())
 trash_send, trash_check = list_has_none_of_a("/api/v1/trash")
 search_send, search_check = list_has_none_of_a("/api/v1/search", q=SECRET)
 
@@ -232,11 +266,16 @@ OPERATIONS = [
     Operation("GET", "/api/v1/entries/{id}", on_a_ids("GET", "/api/v1/entries/{id}")),
     Operation("PUT", "/api/v1/entries/{id}", on_a_ids(
         "PUT", "/api/v1/entries/{id}", headers={"If-Match": '"1"'}, json={"title": "Taken over", "body": "by B"})),
+    Operation("PATCH", "/api/v1/entries/{id}", on_a_ids(
+        "PATCH", "/api/v1/entries/{id}", headers={"If-Match": '"1"'}, json={"starred": True, "tags": ["taken"]})),
     Operation("DELETE", "/api/v1/entries/{id}", on_a_ids("DELETE", "/api/v1/entries/{id}")),
     Operation("POST", "/api/v1/entries/{id}/restore", on_a_ids("POST", "/api/v1/entries/{id}/restore")),
     Operation("GET", "/api/v1/trash", trash_send, trash_check),
     Operation("DELETE", "/api/v1/trash/{id}", on_a_ids("DELETE", "/api/v1/trash/{id}")),
     Operation("GET", "/api/v1/search", search_send, search_check),
+    Operation("GET", "/api/v1/tags", tags_send, tags_check),
+    Operation("GET", "/api/v1/on-this-day", day_send, day_check),
+    Operation("DELETE", "/api/v1/trash", empty_trash, b_empties_only_its_own),
     Operation("POST", "/api/v1/sample", sample, b_gets_its_own_sample),
 ]
 # The PUT once more with `If-Match: *` ("whatever version is there"), where the server takes it.

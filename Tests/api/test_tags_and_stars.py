@@ -2,7 +2,8 @@
 their own (PATCH) or with its words (PUT), part of its version, carried by every read."""
 
 import json
-import subprocess
+
+import pytest
 
 from diary_api import assert_error
 from diary_cli import cli
@@ -140,3 +141,80 @@ def test_a_filter_that_cannot_be_one_is_refused_saying_why(api):
                           ({"from": "2024-05-02T00:00:00Z", "until": "2024-05-01T00:00:00Z"}, "start must come before")]:
         payload = assert_error(api.get("/api/v1/entries", params=params), 400, "bad_request")
         assert words in payload["message"], (params, payload)
+
+
+def test_the_tag_list_counts_entries_most_used_first(api):
+    api.create("One", "", tags=["Walk", "여행"])
+    api.create("Two", "", tags=["walk", "rain"])
+    gone = api.create("Three", "", tags=["gone"])
+    api.delete(f"/api/v1/entries/{gone['id']}")
+    response = api.get("/api/v1/tags")
+    assert response.status_code == 200, response.text
+    assert response.json() == {"tags": [{"tag": "Walk", "count": 2}, {"tag": "rain", "count": 1}, {"tag": "여행", "count": 1}]}
+
+
+def test_on_this_day_gives_earlier_years_of_the_writers_day(api):
+    api.create("A year ago, late in Seoul", "", createdAt="2024-11-25T23:30:00+09:00")
+    api.create("Five years ago", "", createdAt="2020-11-25T12:00:00+09:00")
+    api.create("The same day, too early in Seoul", "", createdAt="2024-11-24T23:30:00+09:00")
+    api.create("This year", "", createdAt="2025-11-25T12:00:00+09:00")
+    response = api.get("/api/v1/on-this-day", params={"date": "2025-11-25", "timeZone": "Asia/Seoul"})
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert answer["date"] == "2025-11-25"
+    assert [(year["yearsAgo"], [e["title"] for e in year["entries"]]) for year in answer["years"]] == [
+        (1, ["A year ago, late in Seoul"]), (5, ["Five years ago"])]
+    # The same instants seen from London: late in Seoul is still the 25th; the early one is the 24th there too.
+    london = api.get("/api/v1/on-this-day", params={"date": "2025-11-25", "timeZone": "Europe/London"}).json()
+    assert [year["yearsAgo"] for year in london["years"]] == [1, 5]
+    for params, words in [({"timeZone": "Mars/Olympus"}, "timeZone"), ({"date": "2025-02-30"}, "date"),
+                          ({"date": "tomorrow"}, "date")]:
+        payload = assert_error(api.get("/api/v1/on-this-day", params=params), 400, "bad_request")
+        assert words in payload["message"]
+
+
+def test_the_trash_is_emptied_at_once_when_asked(api):
+    kept = api.create("Kept", "")
+    for n in range(3):
+        gone = api.create(f"Gone {n}", "")
+        api.delete(f"/api/v1/entries/{gone['id']}")
+    response = api.delete("/api/v1/trash")
+    assert response.status_code == 200, response.text
+    assert response.json() == {"deleted": 3}
+    assert api.list_all("/api/v1/trash") == []
+    assert [row["id"] for row in api.list_all()] == [kept["id"]]
+    assert api.delete("/api/v1/trash").json() == {"deleted": 0}
+
+
+def old_trash_file(path):
+    """An export holding an entry trashed 40 days ago, one trashed 10 days ago and one in the diary."""
+    from datetime import datetime, timedelta, timezone
+    now = datetime.now(timezone.utc)
+
+    def stamp(days):
+        return (now - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    records = [{"id": str(uuid), "title": title, "body": "", "createdAt": stamp(90), "deletedAt": deleted}
+               for uuid, title, deleted in [("5c0a7d2e-1111-4a4a-9a9a-000000000001", "Trashed 40 days ago", stamp(40)),
+                                            ("5c0a7d2e-1111-4a4a-9a9a-000000000002", "Trashed 10 days ago", stamp(10)),
+                                            ("5c0a7d2e-1111-4a4a-9a9a-000000000003", "In the diary", None)]]
+    path.write_text(json.dumps({"format": "diary-export", "version": 1, "entries": records}))
+    return path
+
+
+@pytest.mark.parametrize("days, left", [(None, ["Trashed 10 days ago"]), ("5", []),
+                                        ("0", ["Trashed 10 days ago", "Trashed 40 days ago"])])
+def test_the_trash_empties_itself_after_30_days_or_as_told(tmp_path, days, left):
+    from conftest import Server
+    from diary_api import Api
+    from diary_harness import wait_for
+    srv = Server(tmp_path, extra_args=() if days is None else ("--trash-days", days))
+    cli(srv.database, "import", str(old_trash_file(tmp_path / "old.json")))
+    srv.start()
+    try:
+        srv.log_in()
+        api = Api(srv.base_url)
+        wait_for(lambda: sorted(row["title"] for row in api.list_all("/api/v1/trash")) == sorted(left),
+                 message=f"the trash to hold {left}")
+        assert [row["title"] for row in api.list_all()] == ["In the diary"]
+    finally:
+        assert srv.stop() == 0, srv.log()

@@ -25,6 +25,13 @@ public struct LongDate: Sendable {
         date.formatted(Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, timeZone: timeZone))
     }
 
+    /// The month and the day, as a reader says "on this day": "November 25", "11월 25일".
+    public func monthAndDay(of date: Date) -> String {
+        var style = Date.FormatStyle(date: .omitted, time: .omitted, locale: locale, timeZone: timeZone)
+        style = style.month(.wide).day()
+        return date.formatted(style)
+    }
+
     public func string(from date: Date) -> String {
         var style = Date.FormatStyle(date: .long, time: .omitted, locale: locale, timeZone: timeZone)
         var calendar = Calendar(identifier: .gregorian)

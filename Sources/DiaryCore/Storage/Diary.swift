@@ -106,6 +106,15 @@ public struct Diary: Sendable {
         guard try await rows.delete(id: id) else { throw EntryError.notFound(id.diaryString) }
     }
 
+    /// Empties the trash: every entry in it is deleted for good (the writer has confirmed). How many.
+    public func emptyTrash() async throws -> Int {
+        try await rows.emptyTrash(deletedBefore: nil)
+    }
+
+    /// How long an entry stays in the trash before the server deletes it for good, unless the
+    /// operator says otherwise (`diary serve --trash-days`).
+    public static let trashDays = 30
+
     /// Adds entries in one transaction: all of them or, on any error, none. Entries whose id is
     /// already in this diary are skipped, so importing the same export twice adds nothing; what
     /// other diaries hold plays no part. With `onlyIntoEmptyDiary`, a diary that has any entry
@@ -172,6 +181,42 @@ public struct Diary: Sendable {
         }
     }
 
+    /// The diary's tags with how many entries have each, the most used first (then by name, as
+    /// the writer reads it): the tag list, and the editor's suggestions.
+    public func tags() async throws -> [TagCount] {
+        try await rows.tagCounts().sorted {
+            $0.count != $1.count ? $0.count > $1.count : $0.tag.localizedStandardCompare($1.tag) == .orderedAscending
+        }
+    }
+
+    /// On this day: the entries written on `day`'s month and day in each earlier year, newest
+    /// year first, each year's entries newest first (at most `perYear` of them), as days of
+    /// `timeZone`. A February 29 looks only at leap years.
+    public func onThisDay(_ day: Date, in timeZone: TimeZone, perYear: Int = 20) async throws -> [YearAgo] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let today = calendar.dateComponents([.year, .month, .day], from: day)
+        guard let year = today.year, let month = today.month, let dayOfMonth = today.day else { return [] }
+        // The oldest entry bounds the years to look at.
+        guard let oldest = try await rows.export(after: nil, limit: 1).entries.first else { return [] }
+        let firstYear = calendar.component(.year, from: oldest.createdAt)
+        guard firstYear < year else { return [] }
+        var found: [YearAgo] = []
+        for earlier in stride(from: year - 1, through: max(firstYear, year - Self.yearsBack), by: -1) {
+            let components = DateComponents(year: earlier, month: month, day: dayOfMonth)
+            guard let start = calendar.date(from: components), calendar.component(.day, from: start) == dayOfMonth,
+                  let next = calendar.date(byAdding: .day, value: 1, to: start)
+            else { continue }  // no February 29 that year
+            let page = try await rows.list(after: nil, limit: Self.pageSize(perYear), filter: try EntryFilter(from: start, until: next))
+            if !page.entries.isEmpty { found.append(YearAgo(years: year - earlier, entries: page.entries)) }
+        }
+        return found
+    }
+
+    /// How far on this day looks back: a lifetime (an imported date of year 1 would otherwise
+    /// make it look two thousand years back, a query each).
+    public static let yearsBack = 120
+
     /// How many entries are in the diary (not counting the trash).
     public func count() async throws -> Int {
         try await rows.count()
@@ -185,4 +230,15 @@ public struct Diary: Sendable {
     }
 
     private static func pageSize(_ limit: Int) -> Int { min(max(limit, 1), largestPage) }
+}
+
+/// Entries written on this day some years ago.
+public struct YearAgo: Sendable, Equatable {
+    public var years: Int
+    public var entries: [EntrySummary]
+
+    public init(years: Int, entries: [EntrySummary]) {
+        self.years = years
+        self.entries = entries
+    }
 }

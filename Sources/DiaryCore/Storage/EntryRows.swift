@@ -56,6 +56,14 @@ public protocol EntryRows: Sendable {
     /// key → tag, for the keys it has.
     func tagSpellings(keys: [String]) async throws -> [String: String]
 
+    /// Deletes for good every entry of the trash moved there before `moment` (`nil`: all of
+    /// them), with their words, in one transaction; how many.
+    func emptyTrash(deletedBefore moment: Date?) async throws -> Int
+
+    /// Every tag of the diary's entries (not the trash), each once, spelled as its earliest entry
+    /// spells it, with how many entries have it.
+    func tagCounts() async throws -> [TagCount]
+
     /// How many entries are in the diary, not counting the trash.
     func count() async throws -> Int
 
@@ -68,6 +76,17 @@ extension EntryRows {
     /// The whole diary, newest first.
     public func list(after cursor: EntryCursor?, limit: Int) async throws -> EntryPage {
         try await list(after: cursor, limit: limit, filter: .all)
+    }
+}
+
+/// A tag of the diary and how many entries have it.
+public struct TagCount: Sendable, Hashable, Encodable {
+    public var tag: String
+    public var count: Int
+
+    public init(tag: String, count: Int) {
+        self.tag = tag
+        self.count = count
     }
 }
 

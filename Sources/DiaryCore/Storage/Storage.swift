@@ -27,6 +27,10 @@ public protocol Storage: Sendable {
     /// keep their ids, entries their versions and trash.
     func writeInstallation(_ installation: Installation) async throws
 
+    /// Deletes for good, in every diary, the entries moved to the trash before `moment`; how
+    /// many. What the server does every so often, so the trash empties itself.
+    func emptyTrashes(deletedBefore moment: Date) async throws -> Int
+
     /// Where the data is, for its operator: a file's path, a URL without its password. Never
     /// sent to a client.
     var location: String { get }

@@ -10,6 +10,17 @@ struct TrashController {
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("trash", use: list)
         group.delete("trash/:id", use: purge)
+        group.delete("trash", use: empty)
+    }
+
+    struct Emptied: Encodable {
+        var deleted: Int
+    }
+
+    /// Empties the trash at once (the app asks the writer first): `{"deleted": n}`.
+    @Sendable func empty(_ request: Request, context: Context) async throws -> Response {
+        let store = diaries(try context.requireUser().id)
+        return try JSONResponse.make(Emptied(deleted: try await store.emptyTrash()), for: request)
     }
 
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {

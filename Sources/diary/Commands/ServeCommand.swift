@@ -43,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a search may run before it is stopped and answered 503 (also DIARY_SEARCH_TIMEOUT; default 2).")
     var searchTimeout: Double?
 
+    @Option(help: "Days an entry stays in the trash before it is deleted for good; 0 keeps it until the trash is emptied by hand.")
+    var trashDays = Diary.trashDays
+
     @Option(help: "Where new entries' weather comes from: open-meteo (no key needed), openweather (needs DIARY_OPENWEATHER_KEY or DIARY_OPENWEATHER_KEY_FILE), or off. Default: $DIARY_WEATHER, else open-meteo.")
     var weather: String?
 
@@ -55,6 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (1...3_600).contains(bodyTimeout) else {
             throw ValidationError("--body-timeout must be from 1 to 3600 seconds, got \(bodyTimeout).")
+        }
+        guard (0...36_500).contains(trashDays) else {
+            throw ValidationError("--trash-days must be from 0 (never) to 36500, got \(trashDays).")
         }
         guard (1...1_000_000).contains(maxConnections) else {
             throw ValidationError("--max-connections must be from 1 to 1000000, got \(maxConnections).")
@@ -77,6 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
             setupCode: setupCode)
         settings.search = SearchLimits(timeout: try SearchSettings.timeout(option: searchTimeout, environment: environment))
         settings.webFiles = try WebRootSetting.folder(environment: environment)
+        settings.trashDays = trashDays == 0 ? nil : trashDays
         var logger = Logger(label: "diary")
         logger.logLevel = .info
         // On a wildcard address (0.0.0.0, ::) the server answers only for the names given, so

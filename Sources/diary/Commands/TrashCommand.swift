@@ -1,9 +1,11 @@
 import ArgumentParser
 import DiaryCore
+import Foundation
 
 struct TrashCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "trash", abstract: "List the trash, most recently deleted first.")
+        commandName: "trash", abstract: "List the trash, most recently deleted first; --empty deletes it all for good.",
+        discussion: "diary serve deletes entries for good 30 days after they were moved to the trash (its --trash-days).")
 
     @OptionGroup var options: StoreOptions
 
@@ -16,12 +18,19 @@ struct TrashCommand: AsyncParsableCommand {
     @Flag(help: "Write straight to the terminal, without the pager ($PAGER, else less).")
     var noPager = false
 
+    @Flag(help: "Delete every entry in the trash for good (asks first at a terminal).")
+    var empty = false
+
+    @Flag(name: .shortAndLong, help: "With --empty: do not ask first (for scripts).")
+    var yes = false
+
     func validate() throws {
         guard n >= 1 else { throw ValidationError("-n must be at least 1.") }
     }
 
     func run() async throws {
         let store = try await options.openDiary()
+        if empty { return try await emptyTrash(store) }
         let page = try await store.trash(after: nil, limit: n)
         if json {
             print(try EntryPrinter.json(page.entries))
@@ -31,5 +40,19 @@ struct TrashCommand: AsyncParsableCommand {
             let printer = EntryPrinter()
             Pager.show(page.entries.map { printer.line($0) + "\n" }.joined(), on: printer.terminal, paging: !noPager)
         }
+    }
+
+    func emptyTrash(_ store: Diary) async throws {
+        let held = try await store.trash(after: nil, limit: 1).entries.count
+        guard held > 0 else { return print("The trash is already empty.") }
+        // What cannot be undone is asked first, at a terminal.
+        if !yes && isatty(STDIN_FILENO) == 1 {
+            guard Confirmation.ask("Delete every entry in the trash for good? It cannot be undone. [y/N] ") else {
+                print("Nothing was deleted.")
+                throw ExitCode.failure
+            }
+        }
+        let deleted = try await store.emptyTrash()
+        print("Deleted \(deleted) \(deleted == 1 ? "entry" : "entries") for good: the trash is empty.")
     }
 }

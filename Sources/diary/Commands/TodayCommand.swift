@@ -1,0 +1,48 @@
+import ArgumentParser
+import DiaryCore
+import Foundation
+
+struct TodayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "today",
+        abstract: "On this day: what you wrote on today's date in earlier years.",
+        discussion: "Days are those of your time zone (TZ). --on looks at another day's date.")
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(help: ArgumentHelp("Another day than today, in the forms \(WrittenDate.forms).", valueName: "date"))
+    var on: String?
+
+    @Flag(help: "Print JSON for scripts.")
+    var json = false
+
+    func validate() throws {
+        if let on, WrittenDate.parse(on) == nil {
+            throw ValidationError("--on \"\(on)\" is not a day Diary reads: give one such as \(WrittenDate.forms).")
+        }
+    }
+
+    struct Year: Encodable {
+        var yearsAgo: Int
+        var entries: [EntrySummary]
+    }
+
+    func run() async throws {
+        let day = on.flatMap { WrittenDate.parse($0) } ?? Date()
+        let years = try await options.openDiary().onThisDay(day, in: .current)
+        if json {
+            print(try EntryPrinter.json(years.map { Year(yearsAgo: $0.years, entries: $0.entries) }))
+            return
+        }
+        let printer = EntryPrinter()
+        guard !years.isEmpty else {
+            print("Nothing written on \(printer.dates.monthAndDay(of: day)) in earlier years.")
+            return
+        }
+        for (index, year) in years.enumerated() {
+            if index > 0 { print("") }
+            print(year.years == 1 ? "1 year ago" : "\(year.years) years ago")
+            for entry in year.entries { print(printer.line(entry)) }
+        }
+    }
+}
