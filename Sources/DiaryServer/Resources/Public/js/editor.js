@@ -218,7 +218,7 @@ export function showEditor(root, existingId) {
   }
 
   function showProblem(message, retry) {
-    title.hidden = body.hidden = more.hidden = true;
+    title.hidden = body.hidden = more.hidden = marked.line.hidden = marked.star.hidden = true;
     date.textContent = t.appName; // the heading is never empty
     time.textContent = '';
     notice.replaceChildren(h('p', {}, message),
@@ -228,6 +228,8 @@ export function showEditor(root, existingId) {
 
   function showTrashed() {
     title.readOnly = body.readOnly = true;
+    // An entry in the trash is read, not marked: its star and tags show, unchangeable.
+    marked.line.inert = marked.star.disabled = true;
     const restore = async () => {
       try {
         await api.restoreEntry(id);
