@@ -31,8 +31,10 @@ WEATHER_ENTRIES = [
 def write_with_weather(server, open_meteo):
     for title, body, current in WEATHER_ENTRIES:
         open_meteo.current = {**open_meteo.current, **current}
+        # The newest is starred and tagged, so the list and the editor show both.
+        marks = {"tags": ["Seoul", "비 오는 날"], "starred": True} if title == "Rain in Seoul" else {}
         status, entry = server.api("POST", "entries", {
-            "title": title, "body": body, "location": {"latitude": 37.57, "longitude": 126.98}})
+            "title": title, "body": body, "location": {"latitude": 37.57, "longitude": 126.98}, **marks})
         assert status == 201, entry
         server.weather_of(entry["id"])
 

@@ -100,6 +100,11 @@ export const createEntry = (id, title, body, opts = {}) =>
     keepalive: opts.keepalive,
   });
 
+// Only what is given changes (the star, the tags, the moment), as the entry's next version.
+export const patchEntry = (id, version, changes) =>
+  request('PATCH', `entries/${enc(id)}`, { body: changes, headers: { 'If-Match': `"${version}"` } });
+export const listTags = () => request('GET', 'tags');
+
 export const updateEntry = (id, version, title, body, opts = {}) =>
   request('PUT', `entries/${enc(id)}`, {
     body: { title, body },

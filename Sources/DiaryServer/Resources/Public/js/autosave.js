@@ -81,6 +81,14 @@ export function save(id, opts = {}) {
   return run;
 }
 
+/** An entry changed here by other means than its words (its star, its tags): told as a save. */
+export function announce(entry) {
+  known(entry.id, entry.version);
+  device.keepEntry(entry);
+  emit('saved', { id: entry.id, entry });
+  return entry;
+}
+
 /** Resolves when no save is under way (the list waits so it shows new text). */
 export async function settled() {
   await starting; // the drafts of tabs that are gone are taken over before they are sent

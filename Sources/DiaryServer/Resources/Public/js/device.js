@@ -172,6 +172,7 @@ export function keepEntry(entry) {
   const row = {
     id: entry.id, title: entry.title, excerpt: excerptOf(entry.body ?? ''),
     createdAt: entry.createdAt, updatedAt: entry.updatedAt, version: entry.version, weather: entry.weather ?? null,
+    tags: entry.tags ?? [], starred: entry.starred ?? false,
   };
   return change((store) => {
     store.put({ user, id: entry.id, createdAt: entry.createdAt, row, entry });

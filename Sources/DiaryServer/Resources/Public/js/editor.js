@@ -9,10 +9,21 @@ import { chooseAction, h, iconButton, iconLink, toast } from './dom.js';
 import { formatAs, lang, t } from './i18n.js';
 import { deleteEntry, shareEntry } from './list.js';
 import { back, refresh } from './router.js';
+import { marks } from './marks.js';
 import { locate, weatherLine } from './weather.js';
 // The drafts' copy in IndexedDB (autosave.js loads it with the first draft): here it comes with
 // the editor, so that what is typed after the connection drops has it too.
 import './outbox.js';
+
+// The editor's own styles (editor.css) come with it, not with the first visit: the module is
+// ready once they are (or have failed: an unstyled editor still keeps every word).
+await new Promise((resolve) => {
+  if (document.querySelector('link[href="editor.css"]')) return resolve();
+  const link = h('link', { rel: 'stylesheet', href: 'editor.css' });
+  link.addEventListener('load', resolve);
+  link.addEventListener('error', resolve);
+  document.head.append(link);
+});
 
 // The editor's own words; those it shares with the other screens are in i18n.js.
 const words = {
@@ -70,6 +81,7 @@ export function showEditor(root, existingId) {
   const body = h('textarea', { class: 'body-field', 'aria-label': w.bodyPlaceholder, placeholder: w.bodyPlaceholder });
   const notice = h('div', { class: 'notice', hidden: true });
   const more = iconButton('more', w.more, { 'aria-haspopup': 'dialog', onclick: () => menu() });
+  const marked = marks(id);
   const backLink = iconLink('back', t.back, '#/');
   // Back in history, as a phone's back button would, rather than a new entry on top of it.
   backLink.addEventListener('click', (e) => {
@@ -78,12 +90,12 @@ export function showEditor(root, existingId) {
   });
   const screen = h('div', { class: 'editor-screen' },
     h('header', { class: 'bar' },
-      h('div', { class: 'bar-inner' }, backLink, h('span', { class: 'bar-space' }), more)),
+      h('div', { class: 'bar-inner' }, backLink, h('span', { class: 'bar-space' }), marked.star, more)),
     h('main', { class: 'editor' },
       h('div', { class: 'entry-heading' },
         h(root.closest('.split') ? 'h2' : 'h1', { class: 'entry-date' }, date),
         h('p', { class: 'entry-when' }, time, weather)),
-      notice, title, body));
+      notice, title, marked.line, body));
   root.append(screen);
 
   function showDate(iso) {
@@ -146,6 +158,7 @@ export function showEditor(root, existingId) {
     const entry = e.detail.entry;
     showDate(entry.createdAt);
     showWeather(entry);
+    marked.show(entry);
     // Just written with a place: look once more, when the server has had time to add the weather.
     if (entry.location && !entry.weather && entry.version === 1 && !weatherTimer) {
       weatherTimer = setTimeout(async () => {
@@ -193,6 +206,7 @@ export function showEditor(root, existingId) {
       autosave.known(id, entry.version);
       showDate(entry.createdAt);
       showWeather(entry);
+      marked.show(entry);
       if (!draft) fill(entry); // a draft is on show already, with whatever was typed since
       title.readOnly = body.readOnly = Boolean(entry.deletedAt);
       if (entry.deletedAt) showTrashed();
@@ -204,7 +218,7 @@ export function showEditor(root, existingId) {
   }
 
   function showProblem(message, retry) {
-    title.hidden = body.hidden = more.hidden = true;
+    title.hidden = body.hidden = more.hidden = marked.line.hidden = marked.star.hidden = true;
     date.textContent = t.appName; // the heading is never empty
     time.textContent = '';
     notice.replaceChildren(h('p', {}, message),
@@ -214,6 +228,8 @@ export function showEditor(root, existingId) {
 
   function showTrashed() {
     title.readOnly = body.readOnly = true;
+    // An entry in the trash is read, not marked: its star and tags show, unchangeable.
+    marked.line.inert = marked.star.disabled = true;
     const restore = async () => {
       try {
         await api.restoreEntry(id);

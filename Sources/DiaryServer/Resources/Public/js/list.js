@@ -403,11 +403,19 @@ function rowLink(entry, mark, snippet) {
             : h('span', { class: 'visually-hidden' }, `${formatDate(at)}, `),
           h('span', { class: 'row-time' }, formatAs('time', at))),
         weatherIcon(entry.weather),
+        entry.starred ? h('span', { class: 'row-star', role: 'img', 'aria-label': t.starred }, '★') : null,
         entry.waiting ? waitingMark() : null),
       // A search result shows its snippet, so the marked words are seen.
       snippet == null
         ? h('span', { class: 'row-excerpt' }, entry.excerpt)
-        : h('span', { class: 'row-snippet' }, mark(snippet))));
+        : h('span', { class: 'row-snippet' }, mark(snippet)),
+      entry.tags?.length ? tagChips(entry.tags) : null));
+}
+
+/** An entry's tags as small chips, read out as "Tags: travel, food". */
+export function tagChips(tags) {
+  return h('span', { class: 'tags' }, h('span', { class: 'visually-hidden' }, `${t.tags}: `),
+    ...tags.flatMap((tag, i) => [i ? h('span', { class: 'visually-hidden' }, ', ') : null, h('span', { class: 'tag' }, tag)]));
 }
 
 /**
@@ -435,13 +443,14 @@ function waitingMark() {
 }
 
 /** A row's entry with a newer title and body, as the server would list it. */
-function edited(entry, { title, body, weather }) {
-  return { ...entry, title, excerpt: device.excerptOf(body), weather: weather ?? entry.weather };
+function edited(entry, { title, body, weather, tags, starred }) {
+  return { ...entry, title, excerpt: device.excerptOf(body), weather: weather ?? entry.weather,
+    tags: tags ?? entry.tags, starred: starred ?? entry.starred };
 }
 
 /** An entry as the list's page gives it: its body cut to the excerpt. */
-function summary({ id, title, body, createdAt, weather, version }) {
-  return { id, title, createdAt, weather, version, excerpt: device.excerptOf(body) };
+function summary({ id, title, body, createdAt, weather, version, tags, starred }) {
+  return { id, title, createdAt, weather, version, tags, starred, excerpt: device.excerptOf(body) };
 }
 
 /** The empty diary invites its first entry; the sample diary is there to look around first. */

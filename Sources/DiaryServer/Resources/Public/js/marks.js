@@ -1,0 +1,96 @@
+// What a writer marks an entry with, in the editor: its star (a toggle in the bar) and its tags
+// (chips under the date, and a field that suggests the diary's own tags). Each change is sent at
+// once as the entry's next version (PATCH); words typed meanwhile are saved on top of it, as
+// autosave.js does after any save of ours that the server has and the page has not heard of.
+
+import * as api from './api.js';
+import * as autosave from './autosave.js';
+import { h, icon, toast } from './dom.js';
+import { lang, t } from './i18n.js';
+
+const words = {
+  en: {
+    star: 'Star',
+    addTag: 'Add a tag',
+    removeTag: (tag) => `Remove the tag ${tag}`,
+    writeFirst: 'Write something first: tags and the star go with a saved entry.',
+    badTag: 'That tag cannot be kept.',
+  },
+  ko: {
+    star: '즐겨찾기',
+    addTag: '태그 추가',
+    removeTag: (tag) => `태그 ${tag} 지우기`,
+    writeFirst: '먼저 무언가를 쓰세요. 태그와 즐겨찾기는 저장된 일기에 붙어요.',
+    badTag: '이 태그는 쓸 수 없어요.',
+  },
+};
+const w = words[lang] ?? words.en;
+
+/**
+ * The star button and the tags line for the entry `id`; `show(entry)` draws what the server
+ * holds. Nothing can be marked before the entry has been saved once.
+ */
+export function marks(id) {
+  let entry = null;
+  let suggestions = null;
+  const star = h('button', { type: 'button', class: 'icon-button star-button', 'aria-label': w.star, 'aria-pressed': 'false' },
+    icon('star'));
+  const list = h('ul', { class: 'tags entry-tags', 'aria-label': t.tags });
+  const choices = h('datalist', { id: `tag-choices-${id}` });
+  const field = h('input', {
+    type: 'text', class: 'tag-field', 'aria-label': w.addTag, placeholder: w.addTag,
+    list: choices.id, maxlength: 100, enterkeyhint: 'done', autocomplete: 'off',
+  });
+  const line = h('div', { class: 'entry-marks' }, list, field, choices);
+
+  function show(shown) {
+    entry = shown;
+    star.setAttribute('aria-pressed', String(Boolean(entry?.starred)));
+    list.replaceChildren(...(entry?.tags ?? []).map((tag) => h('li', { class: 'tag' }, tag,
+      h('button', { type: 'button', class: 'tag-remove', 'aria-label': w.removeTag(tag), onclick: () => setTags(entry.tags.filter((x) => x !== tag)) }, '×'))));
+  }
+
+  /** Sends `changes` on the version this page knows, once the words typed are in. */
+  async function send(changes) {
+    await autosave.save(id);
+    const version = autosave.version(id);
+    if (!entry || version == null) return void toast(w.writeFirst);
+    try {
+      show(autosave.announce(await api.patchEntry(id, version, changes)));
+    } catch (error) {
+      if (error.status === 409 && error.current) {
+        // Changed elsewhere meanwhile: this mark is set on what is there now (the words stay theirs).
+        autosave.known(id, error.current.version);
+        try {
+          return void show(autosave.announce(await api.patchEntry(id, error.current.version, changes)));
+        } catch {}
+      }
+      toast(error.status === 422 ? (error.message || w.badTag) : t.loadFailed);
+      show(entry);
+    }
+  }
+
+  function setTags(tags) {
+    return send({ tags });
+  }
+
+  star.addEventListener('click', () => send({ starred: !entry?.starred }));
+  field.addEventListener('keydown', (e) => {
+    if ((e.key !== 'Enter' && e.key !== ',') || e.isComposing) return;
+    e.preventDefault();
+    const tag = field.value.trim().replace(/^[#@]+/, '');
+    if (!tag) return;
+    field.value = '';
+    setTags([...(entry?.tags ?? []), tag]);
+  });
+  // The diary's own tags, asked for once when the field is first used.
+  field.addEventListener('focus', async () => {
+    if (suggestions) return;
+    suggestions = [];
+    try {
+      suggestions = (await api.listTags()).tags.map((x) => x.tag);
+      choices.replaceChildren(...suggestions.map((tag) => h('option', { value: tag })));
+    } catch {} // no suggestions: typing works all the same
+  });
+  return { star, line, show };
+}
