@@ -12,10 +12,14 @@ START = datetime.datetime(2024, 5, 1, 12, 0, tzinfo=datetime.timezone.utc)
 
 def frozen_clock(page):
     """Stops page time, so the debounced save can never fire on its own: the returned function
-    pauses it a second after the page's present (a slow start may have taken it past START)."""
+    waits for the page to settle, then pauses it a second after the page's present (a slow start
+    may have taken it past START)."""
     page.clock.install(time=START)
 
     def pause():
+        # Settled first: a page still waiting for its session sends what was typed meanwhile the
+        # moment the session comes (drafts wait for it), timer or not.
+        page.wait_for_load_state("networkidle")
         now = page.evaluate("Date.now()") / 1000
         page.clock.pause_at(datetime.datetime.fromtimestamp(now + 1, tz=datetime.timezone.utc))
     return pause
