@@ -123,14 +123,18 @@ struct EntryRow {
     /// search index hears of words only when they changed, byte for byte.
     static func rewrite(_ row: EntryRow, to entry: Entry, owner: UserID, index: SearchIndexChanges, _ db: Database) throws {
         let old = row.entry
-        let words = !(old.title.utf8.elementsEqual(entry.title.utf8) && old.body.utf8.elementsEqual(entry.body.utf8))
-            || old.updatedAt != entry.updatedAt
+        let textChanged = !(old.title.utf8.elementsEqual(entry.title.utf8) && old.body.utf8.elementsEqual(entry.body.utf8))
+        let words = textChanged || old.updatedAt != entry.updatedAt
         let place = old.createdAt != entry.createdAt || old.deletedAt != entry.deletedAt
-        if words {
+        if textChanged {
             try db.cachedStatement(sql: "UPDATE entry SET title = CAST(? AS TEXT), body = CAST(? AS TEXT), updated_at = ?, version = ? WHERE seq = ?").execute(
                 arguments: [ExactText.argument(entry.title), ExactText.argument(entry.body), entry.updatedAt.millisecondsSince1970,
                             entry.version, row.sequence])
             try index.change(row.sequence, from: (old.title, old.body), to: (entry.title, entry.body), db)
+        } else if words {
+            // A new version whose words are the same (a star, tags): the text is not written again.
+            try db.cachedStatement(sql: "UPDATE entry SET updated_at = ?, version = ? WHERE seq = ?").execute(
+                arguments: [entry.updatedAt.millisecondsSince1970, entry.version, row.sequence])
         }
         if place || (!words && old.version != entry.version) {
             // Trash and restore leave the words, and so the index, as they are: search filters the trash out.
