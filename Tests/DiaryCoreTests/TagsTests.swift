@@ -36,4 +36,10 @@ struct TagsTests {
         let reordered = try #require(try EntryEdit(tags: ["b", "a"]).applied(to: entry, at: now))
         #expect(reordered.tags == ["b", "a"])
     }
+
+    @Test("A list of tags far longer than an entry may keep is refused at once; repeats within it count once")
+    func hugeLists() throws {
+        #expect(try Tags.checked(Array(repeating: "a", count: 200)) == ["a"])
+        #expect(throws: EntryError.tooManyTags(limit: 50)) { try Tags.checked(Array(repeating: "a", count: 1_000_000)) }
+    }
 }

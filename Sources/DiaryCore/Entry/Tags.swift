@@ -11,10 +11,15 @@ public enum Tags {
     public static let maximumLength = 100
     /// Tags on one entry.
     public static let maximumCount = 50
+    /// Tags given at once, repeats included (they count once): past this, refused unread.
+    static let maximumGiven = 4 * maximumCount
 
     /// `tags` tidied, with each tag once (the first spelling of it kept), in the order written;
     /// or why they cannot be an entry's tags.
     public static func checked(_ tags: [String]) throws(EntryError) -> [String] {
+        // A list far longer than any entry may keep is refused before each tag is read: a
+        // request of a million one-letter tags would otherwise hold a core for seconds.
+        if tags.count > maximumGiven { throw .tooManyTags(limit: maximumCount) }
         var seen = Set<String>()
         var kept: [String] = []
         for (index, written) in tags.enumerated() {
