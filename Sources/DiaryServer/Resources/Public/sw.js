@@ -24,12 +24,12 @@ const START = ['', 'app.css', 'js/main.js', 'js/api.js', 'js/autosave.js',
   'js/device.js', 'js/dom.js', 'js/i18n.js', 'js/list.js', 'js/router.js',
   'js/update.js', 'js/weather.js'];
 // What the page loads when first used but needs offline too: the editor (an entry, a new one;
-// its styles and its marks module with it)
+// its marks module with it)
 // and the outbox (the first draft written). Not part of the first visit: the page asks for them
 // a few seconds after it has settled, at every start (the 'keep the rest' message, js/update.js),
 // and only those not kept yet come over the network, once. Until then (the first seconds of a
 // first visit) an entry does not open offline; the list does, and drafts wait in localStorage.
-const LATER = ['js/editor.js', 'js/outbox.js', 'js/marks.js', 'editor.css'];
+const LATER = ['js/editor.js', 'js/outbox.js', 'js/marks.js'];
 // The rest of the shell (the modules loaded on demand that need the server anyway, swipe.js,
 // which only touch screens use and offline rows do not, the manifests, the icons) is kept the
 // first time it is asked for. (Not the page's icon: Chromium fetches it outside the page's

@@ -15,16 +15,6 @@ import { locate, weatherLine } from './weather.js';
 // the editor, so that what is typed after the connection drops has it too.
 import './outbox.js';
 
-// The editor's own styles (editor.css) come with it, not with the first visit: the module is
-// ready once they are (or have failed: an unstyled editor still keeps every word).
-await new Promise((resolve) => {
-  if (document.querySelector('link[href="editor.css"]')) return resolve();
-  const link = h('link', { rel: 'stylesheet', href: 'editor.css' });
-  link.addEventListener('load', resolve);
-  link.addEventListener('error', resolve);
-  document.head.append(link);
-});
-
 // The editor's own words; those it shares with the other screens are in i18n.js.
 const words = {
   en: {
