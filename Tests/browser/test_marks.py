@@ -72,6 +72,35 @@ def test_the_editor_stars_and_tags_an_entry_and_typing_goes_on(pages, server):
     expect(row.locator(".tag")).to_have_text(["Evening"])
 
 
+def test_marks_made_in_quick_succession_all_stay(pages, server):
+    """Two tags and the star, each before the server has answered the one before: none is lost,
+    none is sent on a version already gone (a 409 in the console fails the test too)."""
+    entry = server.create("Quick", "Marks in a hurry.")
+    page = pages.open(f"/#/entry/{entry['id']}", **PHONE)
+    held = []
+    page.route(f"**/api/v1/entries/{entry['id']}",
+               lambda route: held.append(route) if route.request.method == "PATCH" else route.continue_())
+    field = page.get_by_role("combobox", name="Add a tag")
+    field.fill("night")
+    field.press("Enter")
+    field.fill("dawn")
+    field.press("Enter")
+    page.get_by_role("button", name="Star").click()
+
+    sent = 0
+    while sent < 3:  # the server answers each change only now, one after the other
+        page.wait_for_timeout(50)
+        while held:
+            held.pop(0).continue_()
+            sent += 1
+    wait_for(lambda: server.entry(entry["id"])["version"] == 4, message="three changes saved")
+    saved = server.entry(entry["id"])
+    assert (saved["tags"], saved["starred"], saved["body"]) == (["night", "dawn"], True, "Marks in a hurry.")
+    for tag in ("night", "dawn"):
+        expect(page.get_by_role("button", name=f"Remove the tag {tag}")).to_be_visible()
+    expect(page.get_by_role("button", name="Star")).to_have_attribute("aria-pressed", "true")
+
+
 def test_a_new_entry_is_starred_once_it_is_saved(pages, server):
     page = pages.open("/#/new", **PHONE)
     page.get_by_role("textbox", name="Title").fill("Fresh")

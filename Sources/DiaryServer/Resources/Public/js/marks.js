@@ -47,22 +47,30 @@ export function marks(id) {
     entry = shown;
     star.setAttribute('aria-pressed', String(Boolean(entry?.starred)));
     list.replaceChildren(...(entry?.tags ?? []).map((tag) => h('li', { class: 'tag' }, tag,
-      h('button', { type: 'button', class: 'tag-remove', 'aria-label': w.removeTag(tag), onclick: () => setTags(entry.tags.filter((x) => x !== tag)) }, '×'))));
+      h('button', { type: 'button', class: 'tag-remove', 'aria-label': w.removeTag(tag), onclick: () => send((now) => ({ tags: (now.tags ?? []).filter((x) => x !== tag) })) }, '×'))));
   }
 
-  /** Sends `changes` on the version this page knows, once the words typed are in. */
-  async function send(changes) {
+  // One change at a time, each worked out from the entry as the previous one left it: two tags
+  // added in quick succession both stay, and neither is sent on a version already gone.
+  let queue = Promise.resolve();
+  function send(change) {
+    queue = queue.then(() => sendNow(change));
+    return queue;
+  }
+
+  /** Sends `change(entry)` on the version this page knows, once the words typed are in. */
+  async function sendNow(change) {
     await autosave.save(id);
     const version = autosave.version(id);
     if (!entry || version == null) return void toast(w.writeFirst);
     try {
-      show(autosave.announce(await api.patchEntry(id, version, changes)));
+      show(autosave.announce(await api.patchEntry(id, version, change(entry))));
     } catch (error) {
       if (error.status === 409 && error.current) {
         // Changed elsewhere meanwhile: this mark is set on what is there now (the words stay theirs).
         autosave.known(id, error.current.version);
         try {
-          return void show(autosave.announce(await api.patchEntry(id, error.current.version, changes)));
+          return void show(autosave.announce(await api.patchEntry(id, error.current.version, change(error.current))));
         } catch {}
       }
       toast(error.status === 422 ? (error.message || w.badTag) : t.loadFailed);
@@ -70,18 +78,18 @@ export function marks(id) {
     }
   }
 
-  function setTags(tags) {
-    return send({ tags });
+  function addTag(tag) {
+    return send((now) => ({ tags: [...(now.tags ?? []), tag] }));
   }
 
-  star.addEventListener('click', () => send({ starred: !entry?.starred }));
+  star.addEventListener('click', () => send((now) => ({ starred: !now.starred })));
   field.addEventListener('keydown', (e) => {
     if ((e.key !== 'Enter' && e.key !== ',') || e.isComposing) return;
     e.preventDefault();
     const tag = field.value.trim().replace(/^[#@]+/, '');
     if (!tag) return;
     field.value = '';
-    setTags([...(entry?.tags ?? []), tag]);
+    addTag(tag);
   });
   // The diary's own tags, asked for once when the field is first used.
   field.addEventListener('focus', async () => {
