@@ -84,11 +84,12 @@ struct PostgresEntryRow: Sendable {
         binds.append(entry.tags)
         binds.append(entry.tags.map(Tags.key))
         binds.append(entry.starred)
+        binds.append(Int32(clamping: entry.wordCount))
         let insert = """
             INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude,
                 weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature,
-                words, title_words, body_words, tags, tag_keys, starred)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::tsvector, $17, $18, $19, $20, $21)
+                words, title_words, body_words, tags, tag_keys, starred, word_count)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::tsvector, $17, $18, $19, $20, $21, $22)
             ON CONFLICT (owner_id, id) DO NOTHING
             RETURNING seq
             """

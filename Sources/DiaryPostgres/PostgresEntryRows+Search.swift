@@ -15,7 +15,10 @@ extension PostgresEntryRows {
     /// `owner_id + 0` keeps the planner on the GIN index: with statistics that are behind (a
     /// diary just copied, or adopted by its first account: every row's owner changed), it took
     /// the owner's order index for a handful of rows and read all 100,000 words (0.5 s a search).
-    func search(_ query: SearchQuery, limit: Int) async throws -> [Entry] {
+    ///
+    /// The filter narrows what the words found: the entry's own tag keys hold every tag asked
+    /// for, its star and moment are on the row.
+    func search(_ query: SearchQuery, limit: Int, filter: EntryFilter) async throws -> [Entry] {
         guard limit > 0, let terms = SearchVector.terms(of: query) else { return [] }
         var binds = PostgresBindings()
         binds.append(owner.rawValue)
@@ -26,11 +29,21 @@ extension PostgresEntryRows {
             inTitle.append("ts_rank_cd('{0,0,0,1}', e.words, $\(binds.count)::tsquery, 0)")
             inAll.append("ts_rank_cd('{1,1,1,1}', e.words, $\(binds.count)::tsquery, 0)")
         }
+        var narrowing = filter.starredOnly ? " AND e.starred" : ""
+        if !filter.isEmpty {
+            binds.append(filter.from)
+            binds.append(filter.until)
+            narrowing += " AND e.created_at >= $\(binds.count - 1) AND e.created_at < $\(binds.count)"
+        }
+        if !filter.tagKeys.isEmpty {
+            binds.append(filter.tagKeys)
+            narrowing += " AND e.tag_keys @> $\(binds.count)::text[]"
+        }
         let matches = PostgresQuery(unsafeSQL: """
             SELECT e.seq, e.created_at, e.title_words, e.body_words,
                 ARRAY[\(inTitle.joined(separator: ", "))]::real[], ARRAY[\(inAll.joined(separator: ", "))]::real[]
             FROM entry AS e
-            WHERE e.owner_id + 0 = $1 AND e.deleted_at IS NULL AND e.words @@ $2::tsquery
+            WHERE e.owner_id + 0 = $1 AND e.deleted_at IS NULL AND e.words @@ $2::tsquery\(narrowing)
             """, binds: binds)
         return try await database.transaction { [logger] connection in
             // A search never holds a connection long, whatever it is asked.

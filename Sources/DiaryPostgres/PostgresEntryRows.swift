@@ -164,6 +164,52 @@ struct PostgresEntryRows: EntryRows {
         }
     }
 
+    func changeEntries(taggedWith keys: Set<String>, _ change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Int {
+        let keys = Array(keys)
+        let (written, count) = try await database.transaction { [owner, logger] connection in
+            // The diary's entries by the tags' own index, the trash's by their tag keys; each row
+            // locked as it is read, so no other write comes between reading and writing it.
+            let found = try await connection.query("""
+                SELECT seq FROM entry_tag WHERE owner_id = \(owner.rawValue) AND tag_key = ANY(\(keys)::text[])
+                UNION SELECT seq FROM entry WHERE owner_id = \(owner.rawValue) AND deleted_at IS NOT NULL AND tag_keys && \(keys)::text[]
+                """, logger: logger)
+            var sequences: [Int64] = []
+            for try await sequence in found.decode(Int64.self) { sequences.append(sequence) }
+            var written = 0
+            var count: Int64?
+            for sequence in sequences.sorted() {
+                var row: PostgresEntryRow?
+                for try await read in try await connection.query(
+                    "SELECT \(unescaped: PostgresEntryRow.columns) FROM entry WHERE seq = \(sequence) FOR UPDATE", logger: logger) {
+                    row = try PostgresEntryRow(read)
+                }
+                guard let row, let changed = try change(row.entry) else { continue }
+                switch try await PostgresEntryRow.rewrite(row, to: changed, owner: owner, connection, logger) {
+                case .written(let moved):
+                    written += 1
+                    count = moved
+                case .unchanged: continue
+                case .lost: throw PostgresFailure(kind: .busy, "An entry changed while its tags were being renamed.")
+                }
+            }
+            return (written, count)
+        }
+        if let count { feed.wrote(owner, count: count) }  // committed now
+        return written
+    }
+
+    func tallies(from: Int64, until: Int64) async throws -> [EntryTally] {
+        try await database.read { [owner, logger] connection in
+            let rows = try await connection.query("""
+                SELECT created_at, word_count FROM entry
+                WHERE owner_id = \(owner.rawValue) AND deleted_at IS NULL AND created_at >= \(from) AND created_at < \(until)
+                """, logger: logger)
+            var tallies: [EntryTally] = []
+            for try await (moment, words) in rows.decode((Int64, Int32).self) { tallies.append(EntryTally(moment: moment, words: Int(words))) }
+            return tallies
+        }
+    }
+
     func insert(_ entries: [Entry], onlyIntoEmptyDiary: Bool) async throws -> ImportSummary {
         let (summary, count) = try await database.transaction { [owner, logger] connection in
             if onlyIntoEmptyDiary {

@@ -1,3 +1,4 @@
+import DiaryCore
 import Foundation
 import Logging
 import PostgresNIO
@@ -122,7 +123,40 @@ enum PostgresMigrations {
                 FOR EACH ROW WHEN ((cardinality(OLD.tags) > 0 OR cardinality(NEW.tags) > 0) AND (OLD.tags IS DISTINCT FROM NEW.tags OR OLD.created_at <> NEW.created_at OR OLD.deleted_at IS DISTINCT FROM NEW.deleted_at))
                 EXECUTE FUNCTION diary_entry_tags();
             """),
+        ("v4-word-counts", """
+            -- How many words each entry holds (`WordCount`), kept beside it so that a year's
+            -- statistics add up numbers instead of reading every body; the entries written
+            -- before are counted by `countWords` in the same transaction.
+            ALTER TABLE entry ADD COLUMN word_count integer NOT NULL DEFAULT 0;
+            """),
     ]
+
+    /// Work a migration needs Swift for, run after its SQL, in its transaction.
+    static let afterward: [String: @Sendable (PostgresConnection, Logger) async throws -> Void] = [
+        "v4-word-counts": countWords,
+    ]
+
+    /// Counts the words of every entry there is (`WordCount`, the rule new writes follow): the
+    /// text is read once, row by row, and only the counts are kept, then written 10,000 at a time.
+    static func countWords(_ connection: PostgresConnection, _ logger: Logger) async throws {
+        var sequences: [Int64] = [], counts: [Int32] = []
+        let rows = try await connection.query("SELECT seq, title, body FROM entry", logger: logger)
+        for try await (sequence, title, body) in rows.decode((Int64, ByteBuffer, ByteBuffer).self) {
+            let words = WordCount.of(title: String(buffer: title), body: String(buffer: body))
+            if words > 0 {
+                sequences.append(sequence)
+                counts.append(Int32(clamping: words))
+            }
+        }
+        for start in stride(from: 0, to: sequences.count, by: 10_000) {
+            let end = min(start + 10_000, sequences.count)
+            let chunk = Array(sequences[start..<end]), chunkCounts = Array(counts[start..<end])
+            try await connection.query("""
+                UPDATE entry SET word_count = c.n FROM unnest(\(chunk)::bigint[], \(chunkCounts)::int[]) AS c (seq, n)
+                WHERE entry.seq = c.seq
+                """, logger: logger)
+        }
+    }
 
     /// The statements of a migration, one by one (a prepared statement holds only one): the
     /// migrations end each with a semicolon at the end of a line, and hold no other.
@@ -153,6 +187,7 @@ enum PostgresMigrations {
                     for statement in statements(of: migration.sql) {
                         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
+                    try await afterward[migration.name]?(connection, logger)
                     try await connection.query("INSERT INTO diary_migration (name) VALUES (\(migration.name))", logger: logger)
                     try await connection.query("COMMIT", logger: logger)
                 } catch {

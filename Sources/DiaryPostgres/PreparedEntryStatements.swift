@@ -37,6 +37,7 @@ enum PreparedEntryStatements {
     ]
     static let textColumns: [(name: String, type: PostgresDataType)] = [
         ("title", .bytea), ("body", .bytea), ("words", .text), ("title_words", .int4), ("body_words", .int4),
+        ("word_count", .int4),
     ]
 
     /// `UPDATE entry SET` the columns, while the row has the version read, counting the change.
@@ -93,6 +94,7 @@ enum PreparedEntryStatements {
             binds.append(words.vector)
             binds.append(Int32(clamping: words.titleWords))
             binds.append(Int32(clamping: words.bodyWords))
+            binds.append(Int32(clamping: entry.wordCount))
             bindOthers(entry, row: row, owner: owner, to: &binds)
             return binds
         }

@@ -1,3 +1,4 @@
+import DiaryCore
 import Foundation
 import GRDB
 
@@ -10,6 +11,9 @@ import GRDB
 enum DiaryMigrations {
     /// The first migration: a file whose `grdb_migrations` holds it is a diary (see `DiaryFile`).
     static let first = "v1-entries"
+
+    /// Every migration's name, in the order they run.
+    static var names: [String] { migrator.migrations }
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -172,6 +176,19 @@ enum DiaryMigrations {
                 CREATE INDEX entry_owner_starred_order ON entry (owner_id, created_at DESC, seq DESC)
                     WHERE deleted_at IS NULL AND starred = 1;
                 """)
+        }
+        migrator.registerMigration("v8-word-counts") { db in
+            // How many words each entry holds (`WordCount`), kept beside it so that a year's
+            // statistics add up numbers instead of reading every body; counted here once for
+            // the entries written before. Read from a cursor: a copied row loses what follows a NUL.
+            try db.execute(sql: "ALTER TABLE entry ADD COLUMN word_count INTEGER NOT NULL DEFAULT 0")
+            var counts: [(Int64, Int)] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT seq, title, body FROM entry")
+            while let row = try rows.next() {
+                counts.append((row.integer(0), WordCount.of(title: row.text(1), body: row.text(2))))
+            }
+            let update = try db.makeStatement(sql: "UPDATE entry SET word_count = ? WHERE seq = ?")
+            for (sequence, words) in counts where words > 0 { try update.execute(arguments: [words, sequence]) }
         }
         return migrator
     }

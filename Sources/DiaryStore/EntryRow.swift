@@ -100,8 +100,9 @@ struct EntryRow {
 
     static func insert(_ entry: Entry, owner: UserID, index: SearchIndexChanges, _ db: Database) throws {
         try db.cachedStatement(sql: """
-                INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude, tags, starred)
-                VALUES (?, ?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude, tags, starred,
+                    word_count)
+                VALUES (?, ?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(
             arguments: [
                 owner.rawValue,
@@ -109,7 +110,7 @@ struct EntryRow {
                 entry.createdAt.millisecondsSince1970,
                 entry.updatedAt.millisecondsSince1970, entry.version, entry.deletedAt?.millisecondsSince1970,
                 entry.location?.latitude, entry.location?.longitude,
-                entry.tags.joined(separator: tagSeparator), entry.starred,
+                entry.tags.joined(separator: tagSeparator), entry.starred, entry.wordCount,
             ])
         let sequence = db.lastInsertedRowID
         if let weather = entry.weather { try setWeather(weather, sequence: sequence, db) }
@@ -127,9 +128,11 @@ struct EntryRow {
         let words = textChanged || old.updatedAt != entry.updatedAt
         let place = old.createdAt != entry.createdAt || old.deletedAt != entry.deletedAt
         if textChanged {
-            try db.cachedStatement(sql: "UPDATE entry SET title = CAST(? AS TEXT), body = CAST(? AS TEXT), updated_at = ?, version = ? WHERE seq = ?").execute(
+            try db.cachedStatement(sql: """
+                UPDATE entry SET title = CAST(? AS TEXT), body = CAST(? AS TEXT), updated_at = ?, version = ?, word_count = ? WHERE seq = ?
+                """).execute(
                 arguments: [ExactText.argument(entry.title), ExactText.argument(entry.body), entry.updatedAt.millisecondsSince1970,
-                            entry.version, row.sequence])
+                            entry.version, entry.wordCount, row.sequence])
             try index.change(row.sequence, from: (old.title, old.body), to: (entry.title, entry.body), db)
         } else if words {
             // A new version whose words are the same (a star, tags): the text is not written again.

@@ -114,6 +114,46 @@ public struct SQLiteEntryRows: EntryRows {
         }
     }
 
+    public func changeEntries(taggedWith keys: Set<String>, _ change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Int {
+        try await write { [owner, index] db in
+            // The diary's entries by the tags' own index; the trash's (which it leaves out) by
+            // reading their tags: the trash is small, and a restored entry keeps the new name.
+            var sequences = Set<Int64>()
+            let tagged = try db.cachedStatement(sql: "SELECT seq FROM entry_tag WHERE owner_id = ? AND tag_key = ?")
+            for key in keys { sequences.formUnion(try Int64.fetchAll(tagged, arguments: [owner.rawValue, key])) }
+            let trashed = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT seq, tags FROM entry WHERE owner_id = ? AND deleted_at IS NOT NULL AND tags != ''
+                """), arguments: [owner.rawValue])
+            while let row = try trashed.next() {
+                let tags = row.text(1).split(separator: EntryRow.tagSeparator).map { Tags.key(String($0)) }
+                if tags.contains(where: keys.contains) { sequences.insert(row.integer(0)) }
+            }
+            var written = 0
+            let read = try db.cachedStatement(sql: "SELECT \(EntryRow.columns) FROM entry WHERE seq = ?")
+            for sequence in sequences.sorted() {
+                let rows = try Row.fetchCursor(read, arguments: [sequence])
+                guard let row = try rows.next().map(EntryRow.init), let changed = try change(row.entry) else { continue }
+                try EntryRow.rewrite(row, to: changed, owner: owner, index: index, db)
+                written += 1
+            }
+            if written > 0 { try ChangeCount.moved(owner, db) }
+            return written
+        }
+    }
+
+    public func tallies(from: Int64, until: Int64) async throws -> [EntryTally] {
+        try await read { [owner] db in
+            // The diary's own index holds the span in order; the word count is read beside it.
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT created_at, word_count FROM entry
+                WHERE owner_id = ? AND deleted_at IS NULL AND created_at >= ? AND created_at < ?
+                """), arguments: [owner.rawValue, from, until])
+            var tallies: [EntryTally] = []
+            while let row = try rows.next() { tallies.append(EntryTally(moment: row.integer(0), words: Int(row.integer(1)))) }
+            return tallies
+        }
+    }
+
     public func count() async throws -> Int {
         try await read { [owner] db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE owner_id = ? AND deleted_at IS NULL", arguments: [owner.rawValue]) ?? 0

@@ -17,7 +17,7 @@ struct DiaryCommand: AsyncParsableCommand {
         subcommands: [
             NewCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self,
             RestoreCommand.self, TrashCommand.self, SearchCommand.self, ImportCommand.self, ExportCommand.self,
-            TagsCommand.self, TodayCommand.self, BackupCommand.self, CopyCommand.self, ServeCommand.self, UserCommand.self,
+            TagsCommand.self, TodayCommand.self, CalendarCommand.self, StatsCommand.self, BackupCommand.self, CopyCommand.self, ServeCommand.self, UserCommand.self,
             TokenCommand.self,
         ]
     )

@@ -1,6 +1,6 @@
 import DiaryCore
 import DiaryServer
-import DiaryStore
+@testable import DiaryStore
 import Foundation
 import GRDB
 import Testing
@@ -41,7 +41,8 @@ struct MigrationUpgradeTests {
         #expect(try await store.search("일기", limit: 50).map(\.entry.title) == ["Edited in v1"])
         let migrations = try await DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
         #expect(migrations == ["v1-entries", "v2-weather", "v3-accounts", "v4-change-counts", "v5-user-name-keys", "v6-entry-ids-per-diary",
-                               "v7-tags-and-stars"])
+                               "v7-tags-and-stars", "v8-word-counts"])
+        #expect(migrations == DiaryMigrations.names)
         // v2: old entries have no weather, and can be given some.
         let old = try #require(before.first.flatMap { UUID(uuidString: $0["id"]) })
         #expect(try await store.entry(id: old)?.weather == nil)
@@ -54,6 +55,31 @@ struct MigrationUpgradeTests {
         let tagged = try await store.edit(id: old, try EntryEdit(tags: ["옛날", "old"], starred: true), expecting: plain.version)
         #expect(try await store.entry(id: old) == tagged)
         #expect(try await store.list(after: nil, limit: 50).entries.first { $0.id == old }?.tags == ["옛날", "old"])
+    }
+
+    @Test("A file at each earlier schema opens at the latest, every entry's words counted", arguments: DiaryMigrations.names.dropLast())
+    func upgradeFromEachSchema(schema: String) async throws {
+        // The v1 file brought to that schema by the migrations as they shipped (never edited).
+        let path = try Self.copyOfFixture()
+        try DiaryMigrations.migrator.migrate(DatabaseQueue(path: path), upTo: schema)
+        let texts = try await DatabaseQueue(path: path).read { db in
+            try Row.fetchAll(db, sql: "SELECT id, title, body, created_at FROM entry WHERE deleted_at IS NULL").map {
+                row -> (String, String, String, Int64) in (row["id"], row["title"], row["body"], row["created_at"])
+            }
+        }
+        let store = try SQLiteStorage.diary(path: path)
+        #expect(try await store.count() == 16)
+        var words = 0
+        var years = Set<Int>()
+        for (id, title, body, created) in texts {
+            years.insert(LocalDay(moment: created, in: TimeZone(identifier: "UTC")!).year)
+            #expect(try await store.entry(id: UUID(uuidString: id)!)?.title == title)
+            words += WordCount.of(title: title, body: body)
+        }
+        #expect(words > 100)
+        var counted = 0
+        for year in years { counted += try await store.yearAtAGlance(year, in: TimeZone(identifier: "UTC")!).words }
+        #expect(counted == words)
     }
 
     /// `Fixtures/v3-accounts.sqlite` was written by the first three migrations through the

@@ -91,18 +91,35 @@ struct PostgresSetupTests {
     @Test("Every migration from the first schema on keeps what was stored before it", .enabled(if: server))
     func upgradesFromEachSchema() async throws {
         // Each earlier schema, with an entry stored in it as that schema stores one, then the rest.
-        for (index, migration) in PostgresMigrations.all.enumerated() {
+        for index in PostgresMigrations.all.indices {
             let url = try PostgresForTests.newDatabase()
             try PostgresForTests.psql(url, "CREATE TABLE diary_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
-            for earlier in PostgresMigrations.all.prefix(through: index) {
+            for earlier in PostgresMigrations.all.prefix(upTo: index) {
                 for statement in PostgresMigrations.statements(of: earlier.sql) { try PostgresForTests.psql(url, statement) }
                 try PostgresForTests.psql(url, "INSERT INTO diary_migration (name) VALUES ('\(earlier.name)')")
             }
-            _ = migration
+            let old = UUID()
+            if index > 0 {
+                // The columns of the first schema; every later one has a default.
+                try PostgresForTests.psql(url, """
+                    INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, words, title_words, body_words)
+                    VALUES (\(UserID.localOwner.rawValue), '\(old.diaryString)', convert_to('Old rain', 'UTF8'),
+                            convert_to('오늘은 비가 왔다', 'UTF8'), 1716940800000, 1716940800000, 3,
+                            to_tsvector('simple', 'old rain 오늘 늘은 비가 왔다'), 2, 4)
+                    """)
+            }
             let storage = try await Backends.open(url, for: .command)
             let entry = try await storage.diary(of: .localOwner).create(try EntryText(title: "Kept", body: "일기"), id: UUID())
-            let reopened = try await Backends.open(url, for: .command)
-            #expect(try await reopened.diary(of: .localOwner).entry(id: entry.id) == entry)
+            let reopened = try await Backends.open(url, for: .command).diary(of: .localOwner)
+            #expect(try await reopened.entry(id: entry.id) == entry)
+            guard index > 0 else { continue }
+            let from = PostgresMigrations.all[index - 1].name
+            let kept = try #require(try await reopened.entry(id: old))
+            #expect(kept.title == "Old rain" && kept.body == "오늘은 비가 왔다" && kept.version == 3, "from \(from)")
+            // The words of entries stored before word counts were kept are counted by the upgrade.
+            let may = try await reopened.calendar(year: 2024, month: 5, in: TimeZone(identifier: "UTC")!)
+            #expect(may.days == [DayTally(date: "2024-05-29", entries: 1, words: 5)], "from \(from)")
+            #expect(try await reopened.search("비가", limit: 5).map(\.entry.id) == [old], "from \(from)")
         }
     }
 

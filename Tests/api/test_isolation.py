@@ -125,8 +125,11 @@ def snapshot(world: World) -> dict:
         "search": a.get("/api/v1/search", params={"q": SECRET, "limit": 100}).content,
         "tags": a.get("/api/v1/tags").content,
         "on this day": a.get("/api/v1/on-this-day", params={"date": TODAY.isoformat()}).content,
+        "calendar": a.get("/api/v1/calendar", params={"month": EARLIER.isoformat()[:7]}).content,
+        "year": a.get("/api/v1/year", params={"year": str(EARLIER.year)}).content,
     }
     assert SECRET in seen["tags"].decode() and SECRET in seen["on this day"].decode(), "A's world has what could leak"
+    assert EARLIER.isoformat() in seen["calendar"].decode() and EARLIER.isoformat() in seen["year"].decode()
     for entry_id in sorted(world.a_ids):
         response = a.get(f"/api/v1/entries/{entry_id}")
         assert response.status_code == 200, response.text
@@ -243,6 +246,28 @@ def b_reads_its_own(path: str, **params):
     return send, check
 
 
+def b_sees_none_of_a_days(path: str, **params):
+    """B's calendar and year: 200, without the day A wrote on."""
+    def send(world: World, request: Send) -> list:
+        return [(path, request("GET", path, params=params))]
+
+    def check(world: World, answers: list, request: Send) -> None:
+        (what, response), = answers
+        assert response.status_code == 200, response.text
+        assert EARLIER.isoformat() not in response.text, f"{what}: A's day in {response.text[:300]}"
+    return send, check
+
+
+def rename_a_tag(world: World, request: Send) -> list:
+    return [("rename A's tag", request("POST", "/api/v1/tags/rename", json={"from": f"{SECRET} tag", "to": "taken"}))]
+
+
+def b_renames_only_its_own(world: World, answers: list, request: Send) -> None:
+    """B's diary has no such tag: nothing renamed; A's entry keeps it (the snapshot checks it)."""
+    (what, response), = answers
+    assert response.status_code == 200 and response.json() == {"tag": "taken", "entries": 0}, response.text
+
+
 def empty_trash(world: World, request: Send) -> list:
     return [("empty the trash", request("DELETE", "/api/v1/trash"))]
 
@@ -257,6 +282,8 @@ def b_empties_only_its_own(world: World, answers: list, request: Send) -> None:
 list_send, list_check = list_has_none_of_a("/api/v1/entries")
 tags_send, tags_check = b_reads_its_own("/api/v1/tags")
 day_send, day_check = b_reads_its_own("/api/v1/on-this-day", date=TODAY.isoformat())
+calendar_send, calendar_check = b_sees_none_of_a_days("/api/v1/calendar", month=EARLIER.isoformat()[:7])
+year_send, year_check = b_sees_none_of_a_days("/api/v1/year", year=str(EARLIER.year))
 trash_send, trash_check = list_has_none_of_a("/api/v1/trash")
 search_send, search_check = list_has_none_of_a("/api/v1/search", q=SECRET)
 
@@ -275,6 +302,9 @@ OPERATIONS = [
     Operation("GET", "/api/v1/search", search_send, search_check),
     Operation("GET", "/api/v1/tags", tags_send, tags_check),
     Operation("GET", "/api/v1/on-this-day", day_send, day_check),
+    Operation("GET", "/api/v1/calendar", calendar_send, calendar_check),
+    Operation("GET", "/api/v1/year", year_send, year_check),
+    Operation("POST", "/api/v1/tags/rename", rename_a_tag, b_renames_only_its_own),
     Operation("DELETE", "/api/v1/trash", empty_trash, b_empties_only_its_own),
     Operation("POST", "/api/v1/sample", sample, b_gets_its_own_sample),
 ]

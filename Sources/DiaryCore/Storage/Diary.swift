@@ -167,13 +167,14 @@ public struct Diary: Sendable {
         try await rows.export(after: cursor, limit: Self.pageSize(limit))
     }
 
-    /// Entries in the diary (not the trash) that hold every word of `query`, best match first,
-    /// each with a snippet of its body around the words. A query too long or with too many words
-    /// is refused (`SearchQueryError`); one with no letters or digits finds nothing.
-    public func search(_ query: String, limit: Int) async throws -> [SearchHit] {
+    /// Entries in the diary (not the trash) that hold every word of `query` and pass `filter`
+    /// (tags, starred, dates), best match first, each with a snippet of its body around the
+    /// words. A query too long or with too many words is refused (`SearchQueryError`); one with
+    /// no letters or digits finds nothing.
+    public func search(_ query: String, limit: Int, filter: EntryFilter = .all) async throws -> [SearchHit] {
         let query = try SearchQuery(query)
         guard !query.terms.isEmpty, limit > 0 else { return [] }
-        let entries = try await rows.search(query, limit: min(limit, Self.largestPage))
+        let entries = try await rows.search(query, limit: min(limit, Self.largestPage), filter: filter)
         // Each snippet reads a bounded window of its body; a cancelled search stops between them.
         return try entries.map { entry in
             try Task.checkCancellation()

@@ -43,9 +43,10 @@ public protocol EntryRows: Sendable {
     func export(after cursor: EntryCursor?, limit: Int) async throws -> EntryBatch
 
     /// Up to `limit` entries of the diary (not the trash) holding every term of `query` (each
-    /// term's tokens as made by `SearchText`, a prefix where the term says so), best match
-    /// first, then newest. Stops with `CancellationError` when its task is cancelled.
-    func search(_ query: SearchQuery, limit: Int) async throws -> [Entry]
+    /// term's tokens as made by `SearchText`, a prefix where the term says so) and let through
+    /// by `filter`, best match first, then newest. Stops with `CancellationError` when its task
+    /// is cancelled.
+    func search(_ query: SearchQuery, limit: Int, filter: EntryFilter) async throws -> [Entry]
 
     /// Stores every entry whose id the diary does not hold yet, in one transaction: all or,
     /// on any error, none. With `onlyIntoEmptyDiary`, a diary holding any entry (the trash
@@ -63,6 +64,15 @@ public protocol EntryRows: Sendable {
     /// Every tag of the diary's entries (not the trash), each once, spelled as its earliest entry
     /// spells it, with how many entries have it.
     func tagCounts() async throws -> [TagCount]
+
+    /// Reads every entry, in the diary and in its trash, that has a tag whose key (`Tags.key`) is
+    /// one of `keys`, and writes what `change` makes of each (`nil`: nothing), all in one
+    /// transaction; how many were written. Errors thrown by `change` leave everything as it was.
+    func changeEntries(taggedWith keys: Set<String>, _ change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Int
+
+    /// The moment and word count (`Entry.wordCount`) of every entry of the diary (not the trash)
+    /// written from `from` (inclusive) until `until` (exclusive), in Unix milliseconds.
+    func tallies(from: Int64, until: Int64) async throws -> [EntryTally]
 
     /// How many entries are in the diary, not counting the trash.
     func count() async throws -> Int

@@ -2,7 +2,8 @@ import DiaryCore
 import Foundation
 import Hummingbird
 
-/// `/api/v1/tags` and `/api/v1/on-this-day`: the diary seen by its tags and by its days.
+/// `/api/v1/tags`, `/api/v1/on-this-day`, `/api/v1/calendar` and `/api/v1/year`: the diary
+/// seen by its tags and by its days.
 struct OrganizeController {
     typealias Context = DiaryRequestContext
     /// Each user's own diary; no handler reaches another's.
@@ -10,7 +11,67 @@ struct OrganizeController {
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("tags", use: tags)
+        group.post("tags/rename", use: renameTag)
         group.get("on-this-day", use: onThisDay)
+        group.get("calendar", use: calendar)
+        group.get("year", use: year)
+    }
+
+    struct Rename: Decodable {
+        var from: String
+        var to: String
+    }
+
+    struct Renamed: Encodable {
+        var tag: String
+        var entries: Int
+    }
+
+    /// Renames a tag on every entry that has it, or merges it into another (`to` already there).
+    @Sendable func renameTag(_ request: Request, context: Context) async throws -> Response {
+        let store = diaries(try context.requireUser().id)
+        var request = request
+        let input = try await request.decodeJSON(Rename.self)
+        let changed = try await store.renameTag(input.from, to: input.to)
+        return try JSONResponse.make(Renamed(tag: DiaryCore.Tags.tidied(input.to), entries: changed), for: request)
+    }
+
+    /// The days of `month` (YYYY-MM, else this month there) in `timeZone` that have entries.
+    @Sendable func calendar(_ request: Request, context: Context) async throws -> Response {
+        let store = diaries(try context.requireUser().id)
+        let zone = try Self.timeZone(request)
+        var today = LocalDay(moment: Date().millisecondsSince1970, in: zone)
+        if let text = request.formValue("month") {
+            guard let first = LocalDay(text + "-01"), text.count == 7 else {
+                throw APIError.badRequest("month must be a month such as 2024-05 (years 1 to 9999).")
+            }
+            today = first
+        }
+        return try JSONResponse.make(try await store.calendar(year: today.year, month: today.month, in: zone), for: request)
+    }
+
+    /// `year` (else this year there) at a glance, in `timeZone`: days written, months, streaks.
+    @Sendable func year(_ request: Request, context: Context) async throws -> Response {
+        let store = diaries(try context.requireUser().id)
+        let zone = try Self.timeZone(request)
+        var year = LocalDay(moment: Date().millisecondsSince1970, in: zone).year
+        if let text = request.formValue("year") {
+            guard text.count == 4, text.allSatisfy(\.isASCII), let given = Int(text), (1...9999).contains(given) else {
+                throw APIError.badRequest("year must be a year such as 2024 (1 to 9999).")
+            }
+            year = given
+        }
+        return try JSONResponse.make(try await store.yearAtAGlance(year, in: zone), for: request)
+    }
+
+    /// `timeZone` (an IANA name such as Asia/Seoul), else UTC: the writer's days, which only the
+    /// client knows.
+    static func timeZone(_ request: Request) throws -> TimeZone {
+        let name = request.formValue("timeZone") ?? "UTC"
+        guard name.count <= 64, let zone = TimeZone(identifier: name) else {
+            throw APIError.badRequest("timeZone must be a time zone's name, such as Asia/Seoul or Europe/London.")
+        }
+        return zone
     }
 
     struct Tags: Encodable {
@@ -35,10 +96,7 @@ struct OrganizeController {
     /// else UTC): the writer's day, which only the client knows.
     @Sendable func onThisDay(_ request: Request, context: Context) async throws -> Response {
         let store = diaries(try context.requireUser().id)
-        let zoneName = request.formValue("timeZone") ?? "UTC"
-        guard zoneName.count <= 64, let zone = TimeZone(identifier: zoneName) else {
-            throw APIError.badRequest("timeZone must be a time zone's name, such as Asia/Seoul or Europe/London.")
-        }
+        let zone = try Self.timeZone(request)
         var day = Date()
         if let text = request.formValue("date") {
             guard let given = Self.day(text, in: zone) else {

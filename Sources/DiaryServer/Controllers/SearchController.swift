@@ -1,7 +1,8 @@
 import DiaryCore
 import Hummingbird
 
-/// `/api/v1/search`: entries by the words in them, best match first.
+/// `/api/v1/search`: entries by the words in them, best match first, narrowed as the list is
+/// (`tag`, `starred`, `from`, `until`).
 struct SearchController {
     typealias Context = DiaryRequestContext
     /// Each user's own diary; no handler reaches another's.
@@ -27,11 +28,12 @@ struct SearchController {
             throw APIError.badRequest("Give the words to search for in q, as in /api/v1/search?q=serenity.")
         }
         let limit = try request.pageSize()
+        let filter = try request.entryFilter()
         let hits: [SearchHit]
         do {
             // Checked before waiting for a turn: a query too long is refused at once.
             _ = try SearchQuery(query)
-            hits = try await gate.run { try await store.search(query, limit: limit) }
+            hits = try await gate.run { try await store.search(query, limit: limit, filter: filter) }
         } catch let error as SearchError {
             throw APIError(status: .badRequest, code: error.code, message: error.description)
         } catch let refusal as SearchGate.Refusal {

@@ -6,7 +6,10 @@ struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Find entries by the words in them, best match first.",
-        discussion: "Words match inside Korean words (\"일기\" finds \"일기를\") and at the start of others (\"seren\" finds \"serenity\").")
+        discussion: """
+            Words match inside Korean words ("일기" finds "일기를") and at the start of others ("seren" finds "serenity"). \
+            Narrow the search as the list: --tag travel, --starred, --from 2020-01-01 --to 2020-12-31, --on 2024-05-01.
+            """)
 
     @OptionGroup var options: StoreOptions
 
@@ -15,6 +18,8 @@ struct SearchCommand: AsyncParsableCommand {
 
     @Option(name: .short, parsing: .unconditional, help: "How many entries to show.")
     var n: Int = 20
+
+    @OptionGroup var narrowing: FilterOptions
 
     @Flag(help: "Print JSON for scripts.")
     var json = false
@@ -30,7 +35,7 @@ struct SearchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try await options.openDiary()
-        let hits = try await store.search(query.joined(separator: " "), limit: max(n, 1))
+        let hits = try await store.search(query.joined(separator: " "), limit: max(n, 1), filter: try narrowing.filter())
         if json {
             print(try EntryPrinter.json(hits.map { SearchResult(entry: $0.entry, snippet: $0.snippet) }))
         } else {
@@ -39,7 +44,8 @@ struct SearchCommand: AsyncParsableCommand {
         }
         // As grep does: a note on standard error and status 1, so a script can tell.
         if hits.isEmpty {
-            let note = "No entry has \(query.joined(separator: " ")).\n"
+            let among = try narrowing.filter().isEmpty ? "" : " among those the options let through"
+            let note = "No entry has \(query.joined(separator: " "))\(among).\n"
             FileHandle.standardError.write(Data((isatty(STDERR_FILENO) == 1 ? TerminalText.visible(note) : note).utf8))
             throw ExitCode.failure
         }

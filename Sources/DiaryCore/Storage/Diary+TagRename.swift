@@ -1,0 +1,36 @@
+import Foundation
+
+extension Diary {
+    /// Renames the tag `tag` to `name` on every entry that has it, in the diary and in the
+    /// trash, in one transaction: each such entry's next version. When the diary already has
+    /// `name` (in any spelling), the two become one, spelled `name` everywhere: renaming is
+    /// also how tags are merged, and how a tag's spelling is changed ("travel" to "Travel").
+    /// How many entries changed.
+    public func renameTag(_ tag: String, to name: String) async throws -> Int {
+        let old = try Self.oneTag(tag, "the tag to rename")
+        let new = try Self.oneTag(name, "the new name")
+        let keys: Set<String> = [Tags.key(old), Tags.key(new)]
+        let now = Date()
+        return try await rows.changeEntries(taggedWith: keys) { entry in
+            var renamed: [String] = []
+            var seen = Set<String>()
+            for written in entry.tags {
+                let kept = keys.contains(Tags.key(written)) ? new : written
+                if seen.insert(Tags.key(kept)).inserted { renamed.append(kept) }
+            }
+            return try EntryEdit(tags: renamed).applied(to: entry, at: now)
+        }
+    }
+
+    /// `text` as one tag, tidied, or why it cannot be one (`what` names it in the message).
+    public static func oneTag(_ text: String, _ what: String) throws(EntryError) -> String {
+        do {
+            if let tag = try Tags.checked([text]).first { return tag }
+        } catch .badTag(_, let reason) {
+            throw .badFilter("\(what.prefix(1).uppercased() + what.dropFirst()) cannot be a tag: \(reason). A tag is a word or a few, at most \(Tags.maximumLength) characters.")
+        } catch {
+            throw error
+        }
+        throw .badFilter("Give \(what).")
+    }
+}
