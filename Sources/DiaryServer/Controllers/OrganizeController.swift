@@ -64,11 +64,14 @@ struct OrganizeController {
         return try JSONResponse.make(try await store.yearAtAGlance(year, in: zone), for: request)
     }
 
+    static let knownZones = Set(TimeZone.knownTimeZoneIdentifiers + ["UTC", "GMT"])
+
     /// `timeZone` (an IANA name such as Asia/Seoul), else UTC: the writer's days, which only the
     /// client knows.
     static func timeZone(_ request: Request) throws -> TimeZone {
         let name = request.formValue("timeZone") ?? "UTC"
-        guard name.count <= 64, let zone = TimeZone(identifier: name) else {
+        // Only the names the system knows: a name is a path under the zone files' folder.
+        guard name.count <= 64, knownZones.contains(name), let zone = TimeZone(identifier: name) else {
             throw APIError.badRequest("timeZone must be a time zone's name, such as Asia/Seoul or Europe/London.")
         }
         return zone
