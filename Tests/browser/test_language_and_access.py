@@ -20,7 +20,7 @@ def test_korean_browsers_get_korean_strings_and_dates(pages, server):
     first = page.locator(".row-title").first.text_content()
     page.get_by_role("button", name=f"“{first}” 더 보기").first.click()
     menu = page.get_by_role("dialog")
-    expect(menu.get_by_role("button")).to_have_text(["공유", "삭제", "취소"])
+    expect(menu.get_by_role("button")).to_have_text(["즐겨찾기", "공유", "삭제", "취소"])
     menu.get_by_role("button", name="삭제").click()
     confirm = page.get_by_role("dialog", name="정말로 삭제하시겠어요?")
     expect(confirm.get_by_role("button")).to_have_text(["삭제", "취소"])

@@ -8,6 +8,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from conftest import PHONE, wait_for
+from test_share_delete import swipe_left
 
 
 def audit(page):
@@ -108,3 +109,66 @@ def test_a_new_entry_is_starred_once_it_is_saved(pages, server):
     wait_for(lambda: any(e["title"] == "Fresh" for e in server.entries()), message="the first save")
     page.get_by_role("button", name="Star").click()
     wait_for(lambda: server.entries()[0]["starred"], message="the star saved")
+
+
+def test_a_row_is_starred_from_its_menu_and_its_swipe(pages, server):
+    entry = server.create("Row star", "From the list.")
+    page = pages.open("/")
+    page.get_by_role("button", name="More for “Row star”").click()
+    page.get_by_role("dialog").get_by_role("button", name="Star").click()
+    row = page.locator(".row", has_text="Row star")
+    expect(row.get_by_role("img", name="Starred")).to_be_visible()
+    wait_for(lambda: server.entry(entry["id"])["starred"], message="the star saved")
+    # Again, from the row drawn anew: its version is the new one, so no conflict.
+    page.get_by_role("button", name="More for “Row star”").click()
+    page.get_by_role("dialog").get_by_role("button", name="Remove the star").click()
+    expect(row.get_by_role("img", name="Starred")).to_have_count(0)
+    wait_for(lambda: server.entry(entry["id"])["starred"] is False and server.entry(entry["id"])["version"] == 3,
+             message="the star removed")
+
+    phone = pages.open("/", **PHONE)
+    row = phone.locator(".row").filter(has_text="Row star")
+    swipe_left(phone, row, distance=300)
+    row.get_by_role("button", name="Star", exact=True).click()
+    wait_for(lambda: server.entry(entry["id"])["starred"], message="the star from the swipe")
+
+
+def test_the_entry_is_backdated_from_its_menu(pages, server):
+    entry = server.create("Written the next morning", "About last night.")
+    server.create("Newer", "")
+    page = pages.open(f"/#/entry/{entry['id']}", timezone_id="Asia/Seoul", **PHONE)
+    expect(page.get_by_role("textbox", name="Title")).to_have_value("Written the next morning")
+    page.get_by_role("button", name="More").click()
+    page.get_by_role("dialog").get_by_role("button", name="Change the date and time").click()
+    dialog = page.get_by_role("dialog", name="Change the date and time")
+    dialog.get_by_label("Written on").fill("2024-05-01T21:30")
+    dialog.get_by_role("button", name="Change").click()
+    wait_for(lambda: server.entry(entry["id"])["createdAt"] == "2024-05-01T12:30:00.000Z", message="the new moment saved")
+    expect(page.locator(".entry-date")).to_have_text("Wednesday, May 1, 2024")
+    expect(page.locator(".entry-time")).to_have_text("9:30 PM")
+    # Words typed after keep the date.
+    body = page.get_by_role("textbox", name="Write here")
+    body.press("End")
+    body.type(" Still.")
+    body.blur()
+    wait_for(lambda: server.entry(entry["id"])["body"] == "About last night. Still.", message="the words saved")
+    assert server.entry(entry["id"])["createdAt"] == "2024-05-01T12:30:00.000Z"
+    page.get_by_role("link", name="Back to the list").click()
+    expect(page.locator(".row-title")).to_have_text(["Newer", "Written the next morning"])
+    expect(page.get_by_role("heading", level=2).last).to_have_text("May 2024")
+
+
+def test_alt_s_stars_while_writing_and_a_tag_opens_its_entries(pages, server):
+    status, entry = server.api("POST", "entries", {"title": "Keys", "body": "Typed.", "tags": ["night"]})
+    assert status == 201, entry
+    server.create("Untagged", "")
+    page = pages.open(f"/#/entry/{entry['id']}")
+    body = page.get_by_role("textbox", name="Write here")
+    body.click()
+    page.keyboard.press("Alt+s")
+    expect(page.get_by_role("button", name="Star")).to_have_attribute("aria-pressed", "true")
+    wait_for(lambda: server.entry(entry["id"])["starred"], message="the star from the keyboard")
+    assert server.entry(entry["id"])["body"] == "Typed."  # no letter typed by the shortcut
+    page.get_by_role("link", name="night", exact=True).click()
+    expect(page).to_have_url("/#/browse?tag=night")
+    expect(page.locator(".row-title")).to_have_text(["Keys"])

@@ -29,10 +29,10 @@ class Releases:
 
     def next(self):
         """Restarts the server with release number + 1: two files changed, the app's name in
-        i18n.js and a mark in app.css, so a page shows which release each of them came from."""
+        strings.en.js and a mark in app.css, so a page shows which release each of them came from."""
         self.server.stop()
         self.number += 1
-        strings = self.root / "js/i18n.js"
+        strings = self.root / "js/strings.en.js"
         text = strings.read_text()
         text = text.replace("appName: 'Diary',", f"appName: 'Diary {self.number}',", 1)
         text = text.replace(f"appName: 'Diary {self.number - 1}',", f"appName: 'Diary {self.number}',", 1)
@@ -58,7 +58,7 @@ def server(tmp_path):
 
 
 def release_shown(page):
-    """Which release the page runs, by each changed file: (the title from i18n.js, the mark from
+    """Which release the page runs, by each changed file: (the title from strings.en.js, the mark from
     app.css); None while the page is being reloaded."""
     try:
         return page.evaluate("[document.title, getComputedStyle(document.documentElement).getPropertyValue('--release').trim()]")

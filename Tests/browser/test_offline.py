@@ -102,7 +102,7 @@ def test_the_worker_is_served_for_each_release_to_replace_it(server):
     release = json.loads(re.search(r"^const RELEASE = (\{.*\});$", worker, re.M).group(1))
     assert re.fullmatch(r"[0-9a-f]+", release["version"])
     # Every file the page opens with is in the release, with the ETag the server sends for it.
-    for path in ("/", "/app.css", "/js/main.js", "/js/update.js", "/manifest.webmanifest", "/icons/diary-192.png"):
+    for path in ("/", "/app.css", "/js/main.js", "/js/strings.en.js", "/manifest.webmanifest", "/icons/diary-192.png"):
         with urllib.request.urlopen(server.url + path, timeout=5) as response:
             assert release["files"][path] == response.headers["ETag"], path
     assert "/sw.js" not in release["files"] and not any("/api/" in path for path in release["files"])

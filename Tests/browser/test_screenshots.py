@@ -95,6 +95,19 @@ def test_screenshots(pages, server, open_meteo, device, locale, scheme):
     page.get_by_role("searchbox").fill("serenity")
     expect(page.locator("mark").first).to_be_visible()
     page.screenshot(path=name("search"))
+    # The diary by its days and tags: the sample's month, its year, the tags, a tag's entries.
+    page.goto("/#/calendar/2020-12")
+    expect(page.locator(".day-written").first).to_be_visible()
+    page.screenshot(path=name("calendar"))
+    page.goto("/#/year/2020")
+    expect(page.locator(".heatmap rect.level-1, .heatmap rect.level-2, .heatmap rect.level-3, .heatmap rect.level-4").first).to_be_attached()
+    page.screenshot(path=name("year"))
+    page.goto("/#/tags")
+    expect(page.locator(".tag-row")).to_have_count(2)
+    page.screenshot(path=name("tags"))
+    page.goto("/#/browse?tag=Seoul")
+    expect(page.locator(".row")).to_have_count(1)
+    page.screenshot(path=name("tag"))
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])

@@ -32,7 +32,7 @@ def test_share_from_the_editor_uses_the_web_share_api(pages, server):
     entry = server.entry(open_first_entry(page))
     page.get_by_role("button", name="More", exact=True).click()
     menu = page.get_by_role("dialog", name="More")
-    expect(menu.get_by_role("button")).to_have_text(["Share", "Delete", "Cancel"])
+    expect(menu.get_by_role("button")).to_have_text(["Share", "Change the date and time", "Delete", "Cancel"])
     menu.get_by_role("button", name="Share").click()
     shared = wait_for(lambda: page.evaluate("window.sharedData"), message="navigator.share")
     assert shared[0]["title"] == entry["title"]
@@ -100,7 +100,7 @@ def test_swiping_a_row_left_reveals_share_and_delete(pages, server):
     expect(row.get_by_role("button", name="Delete")).to_be_visible()
     assert page.url.endswith("/"), "the swipe did not open the entry"
     # The row has slid aside by the width of the two buttons.
-    expect(row.locator(".row-main")).to_have_css("transform", re.compile(r"matrix\(1, 0, 0, 1, -160"))
+    expect(row.locator(".row-main")).to_have_css("transform", re.compile(r"matrix\(1, 0, 0, 1, -240"))  # three buttons of 5 rem: Star, Share, Delete
     row.get_by_role("button", name="Delete").tap()
     confirm = page.get_by_role("dialog", name="Delete this entry?")
     confirm.get_by_role("button", name="Delete").tap()

@@ -61,3 +61,22 @@ def test_the_trash_opened_while_the_server_is_down_says_so_and_the_list_stays(pa
     note.get_by_role("button", name="Try again").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Trash")
     expect(page.locator(".row-title")).to_have_text(["In the trash"])
+
+
+def test_the_trash_is_emptied_at_once_after_a_confirmation(pages, server):
+    kept = server.create("Kept", "")
+    for n in range(3):
+        gone = server.create(f"Gone {n}", "")
+        server.api("DELETE", f"entries/{gone['id']}")
+    page = pages.open("/#/trash")
+    expect(page.locator(".trash-row")).to_have_count(3)
+    expect(page.get_by_text("deleted for good 30 days after")).to_be_visible()
+    page.get_by_role("button", name="Empty the trash").click()
+    page.get_by_role("dialog").get_by_role("button", name="Cancel").click()
+    assert len(server.trash()) == 3
+    page.get_by_role("button", name="Empty the trash").click()
+    page.get_by_role("dialog").get_by_role("button", name="Empty the trash").click()
+    expect(page.get_by_role("status").filter(has_text="3 entries deleted for good.")).to_be_visible()
+    expect(page.get_by_text("The trash is empty.")).to_be_visible()
+    expect(page.get_by_role("button", name="Empty the trash")).to_be_hidden()
+    assert server.trash() == [] and [e["id"] for e in server.entries()] == [kept["id"]]

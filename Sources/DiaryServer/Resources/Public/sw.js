@@ -4,7 +4,7 @@
 // The server writes the release into the line below as it starts (ShellRelease.swift): the
 // path and ETag of every shell file, and a version that digests them all. Any change to any of
 // them changes this file's bytes, so the browser installs a new worker beside the running one,
-// and the page offers to reload into it (js/update.js). Each worker answers from the cache of
+// and the page offers to reload into it (js/main.js, its part on a new release). Each worker answers from the cache of
 // its own version only, and puts a file there only if its ETag is its release's: a page never
 // runs files of two releases.
 //
@@ -19,14 +19,15 @@ const CACHE = PREFIX + RELEASE.version;
 // What the page needs to open on the list, kept at install so the diary opens offline after one
 // visit: index.html (''), the stylesheet, and every module the page imports as it starts
 // (main.js's imports and theirs). The installing worker finds them in the browser's cache, where
-// the page has just put them: installing costs no bytes.
+// the page has just put them: installing costs no bytes, but for the other language's strings
+// (a writer may change the browser's language while offline).
 const START = ['', 'app.css', 'js/main.js', 'js/api.js', 'js/autosave.js',
-  'js/device.js', 'js/dom.js', 'js/i18n.js', 'js/list.js', 'js/router.js',
-  'js/update.js', 'js/weather.js'];
+  'js/device.js', 'js/dom.js', 'js/i18n.js', 'js/strings.en.js', 'js/strings.ko.js', 'js/list.js', 'js/router.js',
+  'js/weather.js'];
 // What the page loads when first used but needs offline too: the editor (an entry, a new one;
 // its marks module with it)
 // and the outbox (the first draft written). Not part of the first visit: the page asks for them
-// a few seconds after it has settled, at every start (the 'keep the rest' message, js/update.js),
+// a few seconds after it has settled, at every start (the 'keep the rest' message, js/main.js),
 // and only those not kept yet come over the network, once. Until then (the first seconds of a
 // first visit) an entry does not open offline; the list does, and drafts wait in localStorage.
 const LATER = ['js/editor.js', 'js/outbox.js', 'js/marks.js'];

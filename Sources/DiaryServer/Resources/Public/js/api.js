@@ -83,6 +83,7 @@ export const search = (q, limit = 50) => request('GET', `search?q=${enc(q)}&limi
 export const loadSample = () => request('POST', 'sample');
 export const restoreEntry = (id) => request('POST', `entries/${enc(id)}/restore`);
 export const purgeEntry = (id) => request('DELETE', `trash/${enc(id)}`);
+export const emptyTrash = () => request('DELETE', 'trash');
 
 export const trashEntry = (id, opts = {}) =>
   request('DELETE', `entries/${enc(id)}`, { keepalive: opts.keepalive });
@@ -104,6 +105,8 @@ export const createEntry = (id, title, body, opts = {}) =>
 export const patchEntry = (id, version, changes) =>
   request('PATCH', `entries/${enc(id)}`, { body: changes, headers: { 'If-Match': `"${version}"` } });
 export const listTags = () => request('GET', 'tags');
+export const get = (path) => request('GET', path);
+export const post = (path, body) => request('POST', path, { body });
 
 export const updateEntry = (id, version, title, body, opts = {}) =>
   request('PUT', `entries/${enc(id)}`, {

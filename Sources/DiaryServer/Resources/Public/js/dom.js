@@ -21,6 +21,8 @@ export function h(tag, props = {}, ...children) {
 // carries the name.
 const ICONS = {
   back: 'M15 5l-7 7 7 7',
+  forward: 'M9 5l7 7-7 7',
+  calendar: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4',
   new: 'M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z',
   more: 'M3 12a2 2 0 1 0 4 0a2 2 0 1 0-4 0M10 12a2 2 0 1 0 4 0a2 2 0 1 0-4 0M17 12a2 2 0 1 0 4 0a2 2 0 1 0-4 0',
   search: 'M4 11a7 7 0 1 0 14 0a7 7 0 1 0-14 0M20 20l-4-4',

@@ -19,6 +19,7 @@ import './outbox.js';
 const words = {
   en: {
     more: 'More',
+    redate: 'Change the date and time',
     titlePlaceholder: 'Title',
     bodyPlaceholder: 'Write here',
     notFound: 'This entry does not exist.',
@@ -27,6 +28,7 @@ const words = {
   },
   ko: {
     more: '더 보기',
+    redate: '날짜와 시간 바꾸기',
     titlePlaceholder: '일기 제목',
     bodyPlaceholder: '일기 내용',
     notFound: '없는 일기예요.',
@@ -236,9 +238,11 @@ export function showEditor(root, existingId) {
   async function menu() {
     const choice = await chooseAction(w.more, [
       { value: 'share', label: t.share },
+      { value: 'redate', label: w.redate },
       { value: 'delete', label: t.delete, danger: true },
     ]);
     if (choice === 'share') shareEntry({ title: title.value, body: body.value, createdAt });
+    if (choice === 'redate') marked.redate();
     if (choice === 'delete') remove();
   }
 
@@ -262,10 +266,19 @@ export function showEditor(root, existingId) {
     });
   }
 
+  // Alt+S: the star, from the keyboard, while writing too.
+  const onKey = (e) => {
+    if (!e.altKey || e.ctrlKey || e.metaKey || e.code !== 'KeyS' || document.querySelector('dialog[open]')) return;
+    e.preventDefault();
+    marked.star.click();
+  };
+  document.addEventListener('keydown', onKey);
+
   load();
 
   return () => {
     clearTimeout(weatherTimer);
+    document.removeEventListener('keydown', onKey);
     document.removeEventListener('visibilitychange', onHidden);
     removeEventListener('pagehide', onPageHide);
     removeEventListener('resize', onResize);

@@ -118,7 +118,13 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
         return { ...page, entries: page.entries.filter((entry) => !shown.has(entry.id)) };
       },
       append: (entries) => append(entries.map(withDraft)),
-      onFirst: (page) => page.entries.length || drafted.length || showEmpty(notice),
+      onFirst: (page) => {
+        if (page.entries.length) {
+          const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone);
+          api.get(`on-this-day?date=${localDay(new Date()).day}&timeZone=${zone}`).then((a) => memories(a.years), () => {});
+        }
+        return page.entries.length || drafted.length || showEmpty(notice);
+      },
       onError: () => showLast(journal, user, append) || showError(notice),
     });
   };
@@ -161,9 +167,16 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
     scroller.scrollTop = scroll;
   };
 
+  // What was written on this day in earlier years starts the list (drawn by memories.js).
+  const memories = (years) => {
+    onThisDay = years;
+    if (years.length) import('./memories.js').then((m) => main.isConnected && m.drawOnThisDay(journal, years, (entry) => row(entry, context)), () => {});
+  };
+
   // The rows kept from the last visit, as they were; the next page where they ended.
   const restore = () => {
     redraw();
+    memories(onThisDay);
     stopPaging = paged(journal, {
       scroller: observedScroller,
       resume: last.cursor,
@@ -309,6 +322,7 @@ function header(offline, user) {
     h('div', { class: 'bar-inner' },
       h('h1', { class: 'app-name' }, t.appName),
       offline ? null : iconButton('account', t.account, { 'aria-haspopup': 'dialog', onclick: account }),
+      offline ? null : iconLink('calendar', t.calendar, '#/calendar'),
       offline ? null : iconLink('trash', t.trash, '#/trash'),
       // On a phone a round button at the bottom corner, in reach of the thumb; on a computer
       // a button in the bar, with a shortcut.
@@ -322,7 +336,7 @@ function header(offline, user) {
  * Puts rows into `journal` under a header for each month, newest first, continuing the last
  * month as the next page comes. Returns the function that adds rows (and returns them).
  */
-function grouped(journal, context) {
+export function grouped(journal, context) {
   let month = null;
   let list = null;
   return (entries) => entries.map((entry) => {
@@ -340,8 +354,9 @@ function grouped(journal, context) {
   });
 }
 let groups = 0; // for the month headers' ids
+let onThisDay = []; // the earlier years' entries of this day, as last asked
 
-function row(entry, context, snippet) {
+export function row(entry, context, snippet) {
   const title = entry.title.trim();
   const mark = (text) => (context.query ? highlight(text, context.query) : text);
   const li = h('li', { class: 'row', 'data-id': entry.id });
@@ -361,8 +376,20 @@ function row(entry, context, snippet) {
     forgetEntry(entry.id);
   };
   const remove = () => deleteEntry(entry.id, { onDeleted: removed, onRestored: refresh });
+  // Starred (or not) as the entry's next version; the row is drawn again with it.
+  const star = async () => {
+    context.swipe.close();
+    try {
+      const changed = autosave.announce(await api.patchEntry(entry.id, autosave.version(entry.id) ?? entry.version, { starred: !entry.starred }));
+      if (li.isConnected) li.replaceWith(row({ ...entry, starred: changed.starred, version: changed.version }, context, snippet));
+    } catch {
+      toast(t.loadFailed);
+    }
+  };
+  const starLabel = entry.starred ? t.unstar : t.star;
   li.append(
     h('div', { class: 'row-actions' },
+      h('button', { type: 'button', class: 'swipe-star', onclick: star }, starLabel),
       h('button', { type: 'button', class: 'swipe-share', onclick: share }, t.share),
       h('button', { type: 'button', class: 'swipe-delete', onclick: remove }, t.delete)),
     h('div', { class: 'row-main' },
@@ -371,9 +398,11 @@ function row(entry, context, snippet) {
         class: 'icon-button row-more', 'aria-haspopup': 'dialog',
         onclick: async () => {
           const choice = await chooseAction(t.actionsFor(title || t.untitled), [
+            { value: 'star', label: starLabel },
             { value: 'share', label: t.share },
             { value: 'delete', label: t.delete, danger: true },
           ]);
+          if (choice === 'star') star();
           if (choice === 'share') share();
           if (choice === 'delete') remove();
         },
@@ -443,9 +472,9 @@ function waitingMark() {
 }
 
 /** A row's entry with a newer title and body, as the server would list it. */
-function edited(entry, { title, body, weather, tags, starred }) {
+function edited(entry, { title, body, weather, tags, starred, version }) {
   return { ...entry, title, excerpt: device.excerptOf(body), weather: weather ?? entry.weather,
-    tags: tags ?? entry.tags, starred: starred ?? entry.starred };
+    tags: tags ?? entry.tags, starred: starred ?? entry.starred, version: version ?? entry.version };
 }
 
 /** An entry as the list's page gives it: its body cut to the excerpt. */

@@ -6,7 +6,6 @@ import { h } from './dom.js';
 import { lang, t } from './i18n.js';
 import { offerUndo, showList } from './list.js';
 import { LIST, PAGE, SCREEN, refresh, route, startRouting } from './router.js';
-import { watchForUpdates } from './update.js';
 import { weatherRecorded } from './weather.js';
 
 document.documentElement.lang = lang;
@@ -15,7 +14,6 @@ document.title = t.appName;
 // name, so there is one manifest per language, chosen by the rule that chose the strings.
 document.querySelector('meta[name="apple-mobile-web-app-title"]').content = t.appName;
 document.head.append(h('link', { rel: 'manifest', href: lang === 'ko' ? 'manifest.ko.webmanifest' : 'manifest.webmanifest' }));
-watchForUpdates();
 document.getElementById('notices').setAttribute('aria-label', t.notices);
 
 // A failed save is said in the page without blocking the writer, and
@@ -78,13 +76,20 @@ function placeStatus() {
 // the browser). The trash, the login form, the account's menu and the conflict dialog need the
 // server anyway: they load when first needed.
 // Routes: #/ the list, #/search?q=<words> the list's search, #/new a new entry,
-// #/entry/<id> an entry, #/trash.
+// #/entry/<id> an entry, #/trash, and the views of browse.js below.
 route(/^#\/?$/, LIST, (root) => showList(root, { offline, user }));
 route(/^#\/search\?q=([^&]*)$/, LIST, (root, q) => showList(root, { offline, user, query: decode(q) }));
 const editor = { load: () => import('./editor.js'), unreachable: t.editorOffline };
 route(/^#\/new$/, PAGE, (m, root) => m.showEditor(root, null), editor);
 route(/^#\/entry\/([0-9a-fA-F-]{36})$/, PAGE, (m, root, id) => m.showEditor(root, id.toLowerCase()), editor);
 route(/^#\/trash$/, SCREEN, (m, root) => m.showTrash(root), { load: () => import('./trash.js'), unreachable: t.trashOffline });
+// The diary by its days and tags (browse.js): #/calendar/2024-05, #/year/2024, #/tags, and
+// #/browse?tag=…&starred=true&from=…&to=…&q=… (the list narrowed, its filter in the address).
+const browse = { load: () => import('./browse.js'), unreachable: t.loadFailed };
+route(/^#\/calendar(?:\/(\d{4}-\d{2}))?$/, SCREEN, (m, root, month) => m.showCalendar(root, month), browse);
+route(/^#\/year(?:\/(\d{4}))?$/, SCREEN, (m, root, year) => m.showYear(root, year), browse);
+route(/^#\/tags$/, SCREEN, (m, root) => m.showTags(root), browse);
+route(/^#\/browse\?(.*)$/, SCREEN, (m, root, query) => m.showBrowse(root, query), browse);
 
 function decode(q) {
   try {
@@ -187,3 +192,82 @@ sessionEvents.addEventListener('ended', () => {
     .catch(() => {})
     .finally(() => { relogin = null; });
 });
+
+// -- A new release ---------------------------------------------------------------------------
+// A new version of the app: the service worker (sw.js) keeps one release of the app's files,
+// so the diary opens offline. When the server has a new release, the browser installs its
+// worker beside the running one, where it waits. This module says so in a small notice, and
+// reloads into the new version only when the writer asks: never by itself, since they may be
+// in the middle of a sentence. (What they typed is kept in the browser and sent after the
+// reload, as on any reload: autosave.js.)
+
+const KEEP_THE_REST_MS = 3000;
+
+let note = null;
+let asked = false; // this page asked the new worker to take over: its arrival reloads the page
+let placing = false; // the note follows the screens as they are drawn
+
+/** Registers the worker and watches for the next release. */
+function watchForUpdates() {
+  const workers = navigator.serviceWorker;
+  if (!workers) return; // not offered (an old browser, or not over HTTPS): online as before
+  let controlled = Boolean(workers.controller);
+  workers.addEventListener('controllerchange', () => {
+    if (asked) return void location.reload();
+    // The first worker taking the page that installed it changes nothing the writer sees. A
+    // new release taken over from another tab: this page still runs the old files.
+    if (controlled) offer(null);
+    controlled = true;
+  });
+  workers.register('sw.js').then((registration) => {
+    if (!registration) return; // workers blocked (Playwright's service_workers="block" resolves nothing)
+    if (registration.waiting && workers.controller) offer(registration.waiting);
+    registration.addEventListener('updatefound', () => {
+      const worker = registration.installing;
+      worker?.addEventListener('statechange', () => {
+        if (worker.state === 'installed' && workers.controller) offer(worker);
+      });
+    });
+    // The rest of what the app needs offline (the editor, the outbox: sw.js's LATER), once this
+    // visit has settled: a first visit brings what the list needs, and these follow.
+    workers.ready.then((ready) => setTimeout(() => ready.active?.postMessage('keep the rest'), KEEP_THE_REST_MS));
+    // A phone keeps the app open for days: look for a new release each time it comes back.
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') registration.update().catch(() => {});
+    });
+  }, () => {}); // refused (a private window, say): the app works online as before
+}
+
+/**
+ * The notice, under the header bar of whatever screen is drawn (each screen draws its own bar:
+ * the note follows it), or among the page's notices when there is no bar (the login form).
+ */
+function place() {
+  if (!note) return;
+  const bar = document.querySelector('#app .bar');
+  const home = bar ?? document.getElementById('notices');
+  if (bar ? note.previousElementSibling !== bar : note.parentNode !== home) {
+    if (bar) bar.after(note);
+    else home.append(note);
+  }
+}
+
+/** The notice; its button hands over to `worker` (null: one that has taken over already). */
+function offer(worker) {
+  note?.remove();
+  const button = h('button', { type: 'button' }, t.updateReload);
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    if (!worker || worker.state === 'activated') return void location.reload();
+    asked = true;
+    worker.postMessage('take over');
+  });
+  note = h('div', { class: 'update-note', role: 'status' }, h('span', {}, t.updateReady), button);
+  place();
+  if (!placing) {
+    placing = true;
+    new MutationObserver(place).observe(document.getElementById('app'), { childList: true, subtree: true });
+  }
+}
+
+watchForUpdates();

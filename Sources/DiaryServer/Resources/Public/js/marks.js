@@ -5,7 +5,7 @@
 
 import * as api from './api.js';
 import * as autosave from './autosave.js';
-import { h, icon, toast } from './dom.js';
+import { ask, h, icon, toast } from './dom.js';
 import { lang, t } from './i18n.js';
 
 const words = {
@@ -15,6 +15,10 @@ const words = {
     removeTag: (tag) => `Remove the tag ${tag}`,
     writeFirst: 'Write something first: tags and the star go with a saved entry.',
     badTag: 'That tag cannot be kept.',
+    redate: 'Change the date and time',
+    openTag: (tag) => `Entries tagged ${tag}`,
+    when: 'Written on',
+    change: 'Change',
   },
   ko: {
     star: '즐겨찾기',
@@ -22,6 +26,10 @@ const words = {
     removeTag: (tag) => `태그 ${tag} 지우기`,
     writeFirst: '먼저 무언가를 쓰세요. 태그와 즐겨찾기는 저장된 일기에 붙어요.',
     badTag: '이 태그는 쓸 수 없어요.',
+    redate: '날짜와 시간 바꾸기',
+    openTag: (tag) => `${tag} 태그가 붙은 일기`,
+    when: '쓴 날짜와 시간',
+    change: '바꾸기',
   },
 };
 const w = words[lang] ?? words.en;
@@ -33,8 +41,9 @@ const w = words[lang] ?? words.en;
 export function marks(id) {
   let entry = null;
   let suggestions = null;
-  const star = h('button', { type: 'button', class: 'icon-button star-button', 'aria-label': w.star, 'aria-pressed': 'false' },
-    icon('star'));
+  // Alt+S stars from the keyboard, wherever the caret is (a Korean keyboard types ㄴ there: the key counts).
+  const star = h('button', { type: 'button', class: 'icon-button star-button', 'aria-label': w.star, 'aria-pressed': 'false',
+    'aria-keyshortcuts': 'Alt+S', title: `${w.star} (Alt+S)` }, icon('star'));
   const list = h('ul', { class: 'tags entry-tags', 'aria-label': t.tags });
   const choices = h('datalist', { id: `tag-choices-${id}` });
   const field = h('input', {
@@ -46,7 +55,8 @@ export function marks(id) {
   function show(shown) {
     entry = shown;
     star.setAttribute('aria-pressed', String(Boolean(entry?.starred)));
-    list.replaceChildren(...(entry?.tags ?? []).map((tag) => h('li', { class: 'tag' }, tag,
+    list.replaceChildren(...(entry?.tags ?? []).map((tag) => h('li', { class: 'tag' },
+      h('a', { href: `#/browse?tag=${encodeURIComponent(tag)}`, class: 'tag-open', title: w.openTag(tag) }, tag),
       h('button', { type: 'button', class: 'tag-remove', 'aria-label': w.removeTag(tag), onclick: () => send((now) => ({ tags: (now.tags ?? []).filter((x) => x !== tag) })) }, '×'))));
   }
 
@@ -100,5 +110,21 @@ export function marks(id) {
       choices.replaceChildren(...suggestions.map((tag) => h('option', { value: tag })));
     } catch {} // no suggestions: typing works all the same
   });
-  return { star, line, show };
+  /**
+   * Asks for the entry's own date and time (a writer backdating what they wrote the next
+   * morning) and makes it the entry's next version; the list orders by it.
+   */
+  async function redate() {
+    if (!entry) return void toast(w.writeFirst);
+    const at = new Date(entry.createdAt);
+    const local = new Date(at.getTime() - at.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+    const field = h('input', { type: 'datetime-local', value: local, required: true, class: 'dialog-field', 'aria-label': w.when });
+    const answer = ask('redate', w.redate, field, [{ value: 'change', label: w.change }, { value: '', label: t.cancel }]);
+    if ((await answer) !== 'change' || !field.value) return;
+    const chosen = new Date(field.value); // read as the writer's own clock
+    if (Number.isNaN(chosen.getTime())) return;
+    return send(() => ({ createdAt: chosen.toISOString() }));
+  }
+
+  return { star, line, show, redate };
 }

@@ -15,6 +15,10 @@ const words = {
     deletedForGood: 'Deleted for good.',
     trashEmpty: 'The trash is empty.',
     deletedOn: (date) => `Deleted ${date}`,
+    emptyTrash: 'Empty the trash',
+    confirmEmpty: 'Delete every entry in the trash for good? This cannot be undone.',
+    emptied: (n) => (n === 1 ? '1 entry deleted for good.' : `${n} entries deleted for good.`),
+    keptDays: 'Entries are deleted for good 30 days after they were moved here, unless the server is set otherwise.',
   },
   ko: {
     restored: '복원했어요.',
@@ -23,6 +27,10 @@ const words = {
     deletedForGood: '영구히 삭제했어요.',
     trashEmpty: '휴지통이 비어 있어요.',
     deletedOn: (date) => `${date} 삭제`,
+    emptyTrash: '휴지통 비우기',
+    confirmEmpty: '휴지통의 일기를 모두 영구히 삭제하시겠어요? 되돌릴 수 없어요.',
+    emptied: (n) => `일기 ${n}편을 영구히 삭제했어요.`,
+    keptDays: '휴지통의 일기는 옮긴 지 30일이 지나면 영구히 삭제돼요(서버 설정에 따라 다를 수 있어요).',
   },
 };
 const w = words[lang] ?? words.en;
@@ -35,20 +43,33 @@ export function showTrash(root) {
     e.preventDefault();
     back(); // back in history, as a phone's back button would
   });
+  const empty = h('button', { type: 'button', class: 'button danger', hidden: true, onclick: async () => {
+    if (!(await confirmAction(w.confirmEmpty, w.emptyTrash))) return;
+    try {
+      const { deleted } = await api.emptyTrash();
+      entries.replaceChildren();
+      showEmpty();
+      toast(w.emptied(deleted));
+    } catch (error) {
+      toast(error.status ? error.message : t.loadFailed);
+    }
+  } }, w.emptyTrash);
   root.append(
     h('header', { class: 'bar' },
       h('div', { class: 'bar-inner' },
         backLink,
-        h('h1', {}, t.trash))),
-    h('main', { class: 'column' }, notice, entries));
+        h('h1', {}, t.trash),
+        empty)),
+    h('main', { class: 'column' }, h('p', { class: 'trash-note' }, w.keptDays), notice, entries));
 
-  const empty = () => {
+  const showEmpty = () => {
     notice.replaceChildren(h('p', {}, w.trashEmpty));
     notice.hidden = false;
+    empty.hidden = true;
   };
   const gone = (li) => {
     li.remove();
-    if (!entries.children.length) empty();
+    if (!entries.children.length) showEmpty();
   };
 
   return paged(entries, {
@@ -58,7 +79,7 @@ export function showTrash(root) {
       entries.append(...rows);
       return rows;
     },
-    onFirst: (page) => page.entries.length || empty(),
+    onFirst: (page) => (page.entries.length ? (empty.hidden = false) : showEmpty()),
     onError: () => {
       notice.replaceChildren(h('p', {}, t.loadFailed),
         h('button', { type: 'button', class: 'button', onclick: () => refresh() }, t.tryAgain));
