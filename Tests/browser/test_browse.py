@@ -2,6 +2,7 @@
 the tags (renamed and merged), the list narrowed by a filter that lives in the address, and on
 this day at the top of the list."""
 
+import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -44,6 +45,11 @@ def test_the_calendar_marks_the_days_written_and_a_day_opens_its_entries(pages, 
     page.get_by_role("link", name="Next month").click()
     expect(page.get_by_role("heading", name="June 2024")).to_be_visible()
     expect(page.locator(".day-written")).to_have_text(["2"])
+
+    # A year at a time, too: the same month of the year before.
+    page.get_by_role("link", name="Previous year").click()
+    expect(page.get_by_role("heading", name="June 2023")).to_be_visible()
+    expect(page.locator(".day-written")).to_have_count(0)
 
     # In New York the first entry is still April's.
     there = pages.open("/#/calendar/2024-05", timezone_id="America/New_York", **PHONE)
@@ -152,3 +158,19 @@ def test_a_diary_without_earlier_years_shows_no_on_this_day(pages, server):
     expect(page.locator(".row-title")).to_have_text(["Only today"])
     page.wait_for_load_state("networkidle")
     expect(page.get_by_role("region", name="On this day")).to_have_count(0)
+
+
+def test_a_span_of_days_is_chosen_with_date_pickers(pages, server):
+    for day in ("2024-04-30", "2024-05-01", "2024-05-15", "2024-05-31", "2024-06-01"):
+        write(server, f"On {day}", f"{day}T12:00:00Z")
+    page = pages.open("/#/browse?starred=false", **PHONE)
+    dates = page.get_by_role("form", name="Between two days")
+    dates.get_by_label("From").fill("2024-05-01")
+    dates.get_by_label("To").fill("2024-05-31")
+    dates.get_by_role("button", name="Show").click()
+    expect(page).to_have_url(re.compile(r"from=2024-05-01&to=2024-05-31"))
+    expect(page.locator(".row-title")).to_have_text(["On 2024-05-31", "On 2024-05-15", "On 2024-05-01"])
+    expect(page.get_by_role("link", name="Show all, not only May 1, 2024 – May 31, 2024")).to_be_visible()
+    audit(page)
+    page.go_back()
+    expect(page.locator(".row-title")).to_have_count(5)

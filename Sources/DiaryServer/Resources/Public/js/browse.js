@@ -13,6 +13,7 @@ const words = {
   en: {
     calendar: 'Calendar',
     views: 'Browse the diary',
+    all: 'All entries',
     year: 'Year',
     tags: 'Tags',
     starred: 'Starred',
@@ -39,11 +40,16 @@ const words = {
     count: (n) => (n === 1 ? '1 entry' : `${n} entries`),
     nothing: 'Nothing here.',
     searchHere: 'Search these entries',
+    fromDay: 'From',
+    toDay: 'To',
+    showDays: 'Show',
+    dates: 'Between two days',
     removeFilter: (what) => `Show all, not only ${what}`,
   },
   ko: {
     calendar: '달력',
     views: '일기 둘러보기',
+    all: '모든 일기',
     year: '한 해',
     tags: '태그',
     starred: '즐겨찾기',
@@ -70,6 +76,10 @@ const words = {
     count: (n) => `${n}편`,
     nothing: '해당하는 일기가 없어요.',
     searchHere: '이 일기들에서 찾기',
+    fromDay: '시작',
+    toDay: '끝',
+    showDays: '보기',
+    dates: '기간',
     removeFilter: (what) => `${what} 말고 모두 보기`,
   },
 };
@@ -115,11 +125,15 @@ export function showCalendar(root, month) {
   const step = (by) => { const d = new Date(year, m - 1 + by, 1); return `${d.getFullYear()}-${pad(d.getMonth() + 1)}`; };
   const grid = h('div', { class: 'month-grid', role: 'grid', 'aria-label': monthName(month) });
   const total = h('p', { class: 'browse-total' });
+  const yearLink = (by, label) => h('a', { href: `#/calendar/${step(12 * by)}`, class: 'year-step', 'aria-label': label },
+    by < 0 ? `« ${year - 1}` : `${year + 1} »`);
   screen(root, w.calendar, 'calendar',
     h('div', { class: 'browse-nav' },
       iconLink('back', w.previousMonth, `#/calendar/${step(-1)}`),
       h('h2', {}, monthName(month)),
       iconLink('forward', w.nextMonth, `#/calendar/${step(1)}`)),
+    h('div', { class: 'year-steps' }, year > 1 ? yearLink(-1, w.previousYear) : h('span'),
+      h('a', { href: `#/year/${year}`, class: 'year-step', 'aria-label': `${w.year}: ${year}` }, String(year)), year < 9999 ? yearLink(1, w.nextYear) : h('span')),
     grid, total);
   api.get(`calendar?month=${month}&timeZone=${encodeURIComponent(zone())}`).then((answer) => {
     const days = new Map(answer.days.map((d) => [d.date, d]));
@@ -287,7 +301,7 @@ export function showBrowse(root, query) {
     starred ? [`★ ${w.starred}`, without('starred')] : null,
     days ? [days, without('from')] : null,
   ].filter(Boolean);
-  const title = chips.map(([label]) => label).join(' · ') || w.calendar;
+  const title = chips.map(([label]) => label).join(' · ') || w.all;
   const field = h('input', { type: 'search', class: 'search-field', 'aria-label': w.searchHere, placeholder: w.searchHere, value: q, maxlength: 256, enterkeyhint: 'search' });
   const form = h('form', { class: 'search', role: 'search', onsubmit: (e) => {
     e.preventDefault();
@@ -295,13 +309,26 @@ export function showBrowse(root, query) {
     if (field.value.trim()) next.set('q', field.value.trim()); else next.delete('q');
     go(`#/browse?${next}`, { replace: true });
   } }, icon('search'), field);
+  // A span of days, chosen with the browser's own date pickers; shown when asked for.
+  const dayField = (value, label) => h('label', { class: 'day-field' }, label, h('input', { type: 'date', value: value ?? '', min: '0001-01-01', max: '9999-12-31' }));
+  const fromField = dayField(from, w.fromDay);
+  const toField = dayField(to, w.toDay);
+  const range = h('form', { class: 'date-range', 'aria-label': w.dates, onsubmit: (e) => {
+    e.preventDefault();
+    const next = new URLSearchParams(params);
+    for (const [name, label] of [['from', fromField], ['to', toField]]) {
+      const value = label.querySelector('input').value;
+      if (value) next.set(name, value); else next.delete(name);
+    }
+    go(next.toString() ? `#/browse?${next}` : '#/');
+  } }, fromField, toField, h('button', { class: 'button' }, w.showDays));
   const journal = h('div', { class: 'journal' });
   const results = h('ul', { class: 'entries results', 'aria-label': w.searchHere });
   const notice = h('div', { class: 'notice', hidden: true });
   screen(root, title, starred && !tags.length && !days ? 'starred' : null,
     h('ul', { class: 'filters', 'aria-label': title },
       ...chips.map(([label, href]) => h('li', {}, h('a', { href, class: 'filter-chip', 'aria-label': w.removeFilter(label) }, label, h('span', { 'aria-hidden': 'true' }, ' ×'))))),
-    form, notice, q ? results : journal);
+    range, form, notice, q ? results : journal);
   const context = { swipe: { close() {} }, query: q, offline: false };
   const nothing = () => { notice.replaceChildren(h('p', {}, w.nothing)); notice.hidden = false; };
 
