@@ -9,6 +9,7 @@ struct WordCountTests {
               ("", 0), ("   \n\t ", 0), ("one", 1), ("one two  three\nfour", 4), ("don't stop", 2),
               ("오늘은 비가 왔다", 3), ("今日は雨", 4), ("雨 rain", 2), ("— ... !!", 0), ("-- dash-separated --", 1),
               ("2024년 5월", 2), ("a\u{3000}b", 2), ("a\u{0}b", 1), ("café naïve", 2), ("🙂 smile", 1),
+              ("ｺｰﾋｰ", 4), ("東京・大阪", 4), ("𪜀", 1),
           ])
     func counts(text: String, words: Int) {
         #expect(WordCount.of(text) == words)

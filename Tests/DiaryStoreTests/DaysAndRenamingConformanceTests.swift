@@ -95,6 +95,17 @@ struct DaysConformanceTests {
         #expect(year.currentStreak?.days == 94)
     }
 
+    @Test("Around a clock change at local midnight, each entry falls on its own day", arguments: StoreBackend.allCases)
+    func clockChange(backend: StoreBackend) async throws {
+        // Tehran moved from +03:30 to +04:30 at midnight of 2022-03-22 (20:30 UTC).
+        let store = try await backend.makeStore()
+        for utc in ["2022-03-21T20:15:00Z", "2022-03-21T20:45:00Z"] {
+            _ = try await store.create(try EntryText(title: utc, body: ""), id: UUID(), at: ISODate.date(from: utc)!)
+        }
+        let march = try await store.calendar(year: 2022, month: 3, in: TimeZone(identifier: "Asia/Tehran")!)
+        #expect(march.days.map(\.date) == ["2022-03-21", "2022-03-22"])
+    }
+
     @Test("A month or year that cannot be is refused")
     func badMonths() async throws {
         let store = try await StoreBackend.sqlite.makeStore()

@@ -80,7 +80,7 @@ def test_the_year_at_a_glance_draws_the_days_months_and_streaks(pages, server, s
     expect(heatmap.locator("rect title", has_text="March 2, 2024: 1 entry")).to_have_count(1)
     expect(page.get_by_text("3 days · March 1, 2024 – March 3, 2024")).to_be_visible()
     expect(page.locator(".month-bars li")).to_have_count(12)
-    expect(page.locator(".month-bars li").nth(2)).to_have_attribute("aria-label", "March: 3 entries, 18 words")
+    expect(page.locator(".month-bars a").nth(2)).to_have_attribute("aria-label", "March: 3 entries, 18 words")
     audit(page)
     page.get_by_role("link", name="Previous year").click()
     expect(page.get_by_text("0 entries, 0 words, 0 days written")).to_be_visible()

@@ -38,9 +38,11 @@ public enum WordCount {
 
     private static func isIdeographOrKana(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x3040...0x30FF,  // hiragana, katakana
+        case 0x309B, 0x309C, 0x30A0, 0x30FB:  // voicing marks, a double hyphen, a middle dot: marks
+            false
+        case 0x3040...0x30FF, 0xFF66...0xFF9F,  // hiragana, katakana, half-width katakana
              0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF,  // CJK ideographs
-             0x20000...0x3134F:  // CJK extensions B to G
+             0x20000...0x323AF:  // CJK extensions B to H, with the compatibility supplement
             true
         default:
             false

@@ -66,14 +66,23 @@ extension Diary {
     private func dayTallies(from: LocalDay, through: LocalDay, in zone: TimeZone) async throws -> [LocalDay: DayTally] {
         let span = LocalDay.moments(from: from, through: through)
         var days: [LocalDay: DayTally] = [:]
-        // A clock's offset changes a few times a year: it is asked again only when the hour changes.
-        var offsetHour = Int64.min
+        // A clock's offset changes a few times a year. Oldest first, an offset found holds for
+        // the next six hours when it is the same at their end (no zone changes twice in six
+        // hours), else for the next quarter of an hour (offsets, and so changes, fall on those).
         var offset: Int64 = 0
-        for tally in try await rows.tallies(from: max(span.from, EntryMoment.earliest), until: min(span.until, EntryMoment.latest + 1)) {
-            let hour = tally.moment >= 0 ? tally.moment / 3_600_000 : (tally.moment - 3_599_999) / 3_600_000
-            if hour != offsetHour {
-                offsetHour = hour
-                offset = Int64(zone.secondsFromGMT(for: Date(millisecondsSince1970: tally.moment))) * 1000
+        var holdsUntil = Int64.min
+        let tallies = try await rows.tallies(from: max(span.from, EntryMoment.earliest), until: min(span.until, EntryMoment.latest + 1))
+        for tally in tallies.sorted(by: { $0.moment < $1.moment }) {
+            if tally.moment >= holdsUntil {
+                offset = Self.offset(of: zone, at: tally.moment)
+                let later = tally.moment + 6 * 3_600_000
+                holdsUntil = Self.offset(of: zone, at: later) == offset ? later : tally.moment + 1
+                if holdsUntil == tally.moment + 1 {
+                    // A change within six hours: to the end of this quarter of an hour only.
+                    let quarter: Int64 = 900_000
+                    let start = tally.moment >= 0 ? tally.moment / quarter : (tally.moment - quarter + 1) / quarter
+                    holdsUntil = (start + 1) * quarter
+                }
             }
             let local = tally.moment + offset
             let day = LocalDay(number: local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000)
@@ -81,6 +90,13 @@ extension Diary {
             days[day, default: DayTally(date: "", entries: 0, words: 0)].add(tally)
         }
         return days
+    }
+}
+
+extension Diary {
+    /// `zone`'s offset from UTC at `milliseconds`, in milliseconds.
+    static func offset(of zone: TimeZone, at milliseconds: Int64) -> Int64 {
+        Int64(zone.secondsFromGMT(for: Date(millisecondsSince1970: milliseconds))) * 1000
     }
 }
 

@@ -5,11 +5,15 @@ extension Diary {
     /// trash, in one transaction: each such entry's next version. When the diary already has
     /// `name` (in any spelling), the two become one, spelled `name` everywhere: renaming is
     /// also how tags are merged, and how a tag's spelling is changed ("travel" to "Travel").
-    /// How many entries changed.
+    /// How many entries changed; none when no entry of the diary (the trash aside) has `tag`.
     public func renameTag(_ tag: String, to name: String) async throws -> Int {
         let old = try Self.oneTag(tag, "the tag to rename")
         let new = try Self.oneTag(name, "the new name")
         let keys: Set<String> = [Tags.key(old), Tags.key(new)]
+        // A tag the diary does not have renames nothing (it would otherwise respell the new
+        // name's entries, each a new version, for a typo); only a change of spelling, the same tag
+        // by both names, goes on without it.
+        if keys.count == 2, try await rows.tagSpellings(keys: [Tags.key(old)]).isEmpty { return 0 }
         let now = Date()
         return try await rows.changeEntries(taggedWith: keys) { entry in
             var renamed: [String] = []

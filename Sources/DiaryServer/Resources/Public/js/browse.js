@@ -92,6 +92,30 @@ const pad = (n) => String(n).padStart(2, '0');
 const today = () => { const d = new Date(); return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`; };
 // A day's noon, so that formatting it in the browser's zone never moves it to another day.
 const noon = (day) => new Date(`${day}T12:00:00`);
+/** `text` when it is a day (YYYY-MM-DD, one there is), else null: an address may say anything. */
+const aDay = (text) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text ?? '') || text < '0001') return null;
+  const d = noon(text);
+  return `${String(d.getFullYear()).padStart(4, '0')}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` === text ? text : null;
+};
+/** The month `by` months after `year`-`month`, "YYYY-MM"; null outside years 1 to 9999. */
+const monthAfter = (year, month, by) => {
+  const total = year * 12 + month - 1 + by;
+  const y = Math.floor(total / 12);
+  return y >= 1 && y <= 9999 ? `${String(y).padStart(4, '0')}-${pad((total % 12) + 1)}` : null;
+};
+/** A date of year `year` (years before 100 too: Date would take them for 19xx). */
+const dateOf = (year, month, day) => { const d = new Date(2000, 0, 1, 12); d.setFullYear(year, month, day); return d; };
+/** A link that takes the place of the address on show: stepping through months adds no history. */
+const stepLink = (name, label, hash) => {
+  if (!hash) return h('span', { class: 'icon-button', 'aria-hidden': 'true' });
+  const link = iconLink(name, label, hash);
+  link.addEventListener('click', (e) => {
+    e.preventDefault();
+    go(hash, { replace: true });
+  });
+  return link;
+};
 const monthName = (month) => formatAs('month', noon(`${month}-15`));
 
 /** A screen's bar (the back arrow, the title) and the tabs that go between the four views. */
@@ -122,32 +146,40 @@ export function showCalendar(root, month) {
   month ??= today().slice(0, 7);
   const [year, m] = month.split('-').map(Number);
   if (m < 1 || m > 12 || year < 1) return void go('#/calendar', { replace: true });
-  const step = (by) => { const d = new Date(year, m - 1 + by, 1); return `${d.getFullYear()}-${pad(d.getMonth() + 1)}`; };
-  const grid = h('div', { class: 'month-grid', role: 'grid', 'aria-label': monthName(month) });
+  const step = (by) => monthAfter(year, m, by);
+  const grid = h('div', { class: 'month-grid', role: 'table', 'aria-label': monthName(month) });
   const total = h('p', { class: 'browse-total' });
-  const yearLink = (by, label) => h('a', { href: `#/calendar/${step(12 * by)}`, class: 'year-step', 'aria-label': label },
-    by < 0 ? `« ${year - 1}` : `${year + 1} »`);
+  const yearLink = (by, label) => {
+    const hash = step(12 * by) && `#/calendar/${step(12 * by)}`;
+    if (!hash) return h('span');
+    const link = h('a', { href: hash, class: 'year-step', 'aria-label': label }, by < 0 ? `« ${year - 1}` : `${year + 1} »`);
+    link.addEventListener('click', (e) => {
+      e.preventDefault();
+      go(hash, { replace: true });
+    });
+    return link;
+  };
   screen(root, w.calendar, 'calendar',
     h('div', { class: 'browse-nav' },
-      iconLink('back', w.previousMonth, `#/calendar/${step(-1)}`),
+      stepLink('back', w.previousMonth, step(-1) && `#/calendar/${step(-1)}`),
       h('h2', {}, monthName(month)),
-      iconLink('forward', w.nextMonth, `#/calendar/${step(1)}`)),
-    h('div', { class: 'year-steps' }, year > 1 ? yearLink(-1, w.previousYear) : h('span'),
-      h('a', { href: `#/year/${year}`, class: 'year-step', 'aria-label': `${w.year}: ${year}` }, String(year)), year < 9999 ? yearLink(1, w.nextYear) : h('span')),
+      stepLink('forward', w.nextMonth, step(1) && `#/calendar/${step(1)}`)),
+    h('div', { class: 'year-steps' }, yearLink(-1, w.previousYear),
+      h('a', { href: `#/year/${year}`, class: 'year-step', 'aria-label': `${w.year}: ${year}` }, String(year)), yearLink(1, w.nextYear)),
     grid, total);
   api.get(`calendar?month=${month}&timeZone=${encodeURIComponent(zone())}`).then((answer) => {
     const days = new Map(answer.days.map((d) => [d.date, d]));
-    const first = new Date(year, m - 1, 1);
+    const first = dateOf(year, m - 1, 1);
     const weekdays = [...Array(7)].map((_, i) => formatAs('weekday', new Date(2023, 0, 1 + i, 12))); // Sunday first
     const rows = [h('div', { role: 'row', class: 'week' }, ...weekdays.map((d) => h('span', { role: 'columnheader', class: 'weekday' }, d)))];
-    let week = h('div', { role: 'row', class: 'week' }, ...[...Array(first.getDay())].map(() => h('span', { role: 'gridcell' })));
-    for (let d = 1; d <= new Date(year, m, 0).getDate(); d++) {
+    let week = h('div', { role: 'row', class: 'week' }, ...[...Array(first.getDay())].map(() => h('span', { role: 'cell' })));
+    for (let d = 1; d <= dateOf(year, m, 0).getDate(); d++) {
       const day = `${month}-${pad(d)}`;
       const found = days.get(day);
       const label = found ? w.entriesOn(found.entries, formatDate(noon(day))) : w.nothingOn(formatDate(noon(day)));
-      week.append(h('span', { role: 'gridcell', class: day === today() ? 'day today' : 'day' },
+      week.append(h('span', { role: 'cell', class: day === today() ? 'day today' : 'day', 'aria-current': day === today() ? 'date' : null },
         found ? h('a', { href: `#/browse?from=${day}&to=${day}`, class: 'day-written', 'aria-label': label }, String(d))
-          : h('span', { 'aria-label': label }, String(d))));
+          : h('span', {}, h('span', { 'aria-hidden': 'true' }, String(d)), h('span', { class: 'visually-hidden' }, label))));
       if (week.children.length === 7) rows.push(week), (week = h('div', { role: 'row', class: 'week' }));
     }
     if (week.children.length) rows.push(week);
@@ -162,12 +194,13 @@ export function showCalendar(root, month) {
 /** `#/year/2024`: a heatmap of the days written, the months, the streaks. */
 export function showYear(root, year) {
   year = Number(year ?? new Date().getFullYear());
+  if (!(year >= 1 && year <= 9999)) return void go('#/year', { replace: true });
   const body = h('div', { class: 'year-body' });
   screen(root, w.year, 'year',
     h('div', { class: 'browse-nav' },
-      iconLink('back', w.previousYear, `#/year/${year - 1}`),
+      stepLink('back', w.previousYear, year > 1 && `#/year/${String(year - 1).padStart(4, '0')}`),
       h('h2', {}, String(year)),
-      iconLink('forward', w.nextYear, `#/year/${year + 1}`)),
+      stepLink('forward', w.nextYear, year < 9999 && `#/year/${String(year + 1).padStart(4, '0')}`)),
     body);
   api.get(`year?year=${String(year).padStart(4, '0')}&timeZone=${encodeURIComponent(zone())}`).then((glance) => {
     const streak = (name, s) => h('div', { class: 'streak' }, h('dt', {}, name),
@@ -227,8 +260,8 @@ function monthBars(glance) {
   return h('section', { class: 'month-bars' }, h('h2', {}, w.months),
     h('ul', {}, ...glance.months.map((m) => {
       const name = new Intl.DateTimeFormat(lang, { month: 'long' }).format(noon(`${m.month}-15`));
-      return h('li', { 'aria-label': w.monthRow(name, m.entries, m.words) },
-        h('a', { href: `#/calendar/${m.month}`, class: 'month-name', 'aria-hidden': 'true', tabindex: -1 }, name),
+      return h('li', {},
+        h('a', { href: `#/calendar/${m.month}`, class: 'month-name', 'aria-label': w.monthRow(name, m.entries, m.words) }, name),
         h('span', { class: 'bar-track', 'aria-hidden': 'true' }, fill((100 * m.entries) / most)),
         h('span', { class: 'month-count', 'aria-hidden': 'true' }, String(m.entries)));
     })));
@@ -277,16 +310,16 @@ export function showBrowse(root, query) {
   const params = new URLSearchParams(query);
   const tags = params.getAll('tag');
   const starred = params.get('starred') === 'true';
-  const from = params.get('from');
-  const to = params.get('to');
+  const from = aDay(params.get('from'));
+  const to = aDay(params.get('to'));
   const q = params.get('q') ?? '';
   const filter = new URLSearchParams();
   for (const tag of tags) filter.append('tag', tag);
   if (starred) filter.set('starred', 'true');
   // Days of the writer's clock, sent as moments: from its first, until the next day's first.
   const moment = (day, after = 0) => { const d = noon(day); d.setHours(0, 0, 0, 0); d.setDate(d.getDate() + after); return d.toISOString(); };
-  if (from && !Number.isNaN(noon(from).getTime())) filter.set('from', moment(from));
-  if (to && !Number.isNaN(noon(to).getTime())) filter.set('until', moment(to, 1));
+  if (from) filter.set('from', moment(from));
+  if (to) filter.set('until', moment(to, 1));
 
   const without = (name, value) => {
     const rest = new URLSearchParams(params);

@@ -238,9 +238,10 @@ export function showEditor(root, existingId) {
   async function menu() {
     const choice = await chooseAction(w.more, [
       { value: 'share', label: t.share },
-      { value: 'redate', label: w.redate },
+      // A trashed entry is read, not changed: restored first.
+      title.readOnly ? null : { value: 'redate', label: w.redate },
       { value: 'delete', label: t.delete, danger: true },
-    ]);
+    ].filter(Boolean));
     if (choice === 'share') shareEntry({ title: title.value, body: body.value, createdAt });
     if (choice === 'redate') marked.redate();
     if (choice === 'delete') remove();
@@ -266,9 +267,11 @@ export function showEditor(root, existingId) {
     });
   }
 
-  // Alt+S: the star, from the keyboard, while writing too.
+  // Alt+S: the star, from the keyboard, while writing too. Not where Option+S types a letter of
+  // its own (ß on a Mac, ś on a Polish one): that letter is the writer's.
   const onKey = (e) => {
     if (!e.altKey || e.ctrlKey || e.metaKey || e.code !== 'KeyS' || document.querySelector('dialog[open]')) return;
+    if (e.key.length === 1 && !/^[sSㄴ]$/.test(e.key)) return;
     e.preventDefault();
     marked.star.click();
   };

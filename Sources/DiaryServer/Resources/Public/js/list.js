@@ -120,7 +120,7 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
       append: (entries) => append(entries.map(withDraft)),
       onFirst: (page) => {
         if (page.entries.length) {
-          const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone);
+          const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
           api.get(`on-this-day?date=${localDay(new Date()).day}&timeZone=${zone}`).then((a) => memories(a.years), () => {});
         }
         return page.entries.length || drafted.length || showEmpty(notice);
@@ -379,8 +379,12 @@ export function row(entry, context, snippet) {
   // Starred (or not) as the entry's next version; the row is drawn again with it.
   const star = async () => {
     context.swipe.close();
+    const starred = { starred: !entry.starred };
+    const patch = (version) => api.patchEntry(entry.id, version, starred);
     try {
-      const changed = autosave.announce(await api.patchEntry(entry.id, autosave.version(entry.id) ?? entry.version, { starred: !entry.starred }));
+      // Changed elsewhere since the row was drawn: the star is set on what is there now.
+      const changed = autosave.announce(await patch(autosave.version(entry.id) ?? entry.version)
+        .catch((error) => (error.status === 409 && error.current ? patch(error.current.version) : Promise.reject(error))));
       if (li.isConnected) li.replaceWith(row({ ...entry, starred: changed.starred, version: changed.version }, context, snippet));
     } catch {
       toast(t.loadFailed);

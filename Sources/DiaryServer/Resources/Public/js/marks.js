@@ -64,8 +64,9 @@ export function marks(id) {
   // added in quick succession both stay, and neither is sent on a version already gone.
   let queue = Promise.resolve();
   function send(change) {
-    queue = queue.then(() => sendNow(change));
-    return queue;
+    const sent = queue.then(() => sendNow(change));
+    queue = sent.catch(() => {}); // one that failed stops none of those after it
+    return sent;
   }
 
   /** Sends `change(entry)` on the version this page knows, once the words typed are in. */
@@ -116,11 +117,12 @@ export function marks(id) {
    */
   async function redate() {
     if (!entry) return void toast(w.writeFirst);
+    if (entry.deletedAt) return;
     const at = new Date(entry.createdAt);
     const local = new Date(at.getTime() - at.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
     const field = h('input', { type: 'datetime-local', value: local, required: true, class: 'dialog-field', 'aria-label': w.when });
     const answer = ask('redate', w.redate, field, [{ value: 'change', label: w.change }, { value: '', label: t.cancel }]);
-    if ((await answer) !== 'change' || !field.value) return;
+    if ((await answer) !== 'change' || !field.value || field.value === local) return;
     const chosen = new Date(field.value); // read as the writer's own clock
     if (Number.isNaN(chosen.getTime())) return;
     return send(() => ({ createdAt: chosen.toISOString() }));
