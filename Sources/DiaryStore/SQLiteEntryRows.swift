@@ -115,9 +115,9 @@ public struct SQLiteEntryRows: EntryRows {
     }
 
     public func changeEntries(taggedWith keys: Set<String>, _ change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Int {
-        try await write { [owner, index] db in
+        let sequences = try await read { [owner] db in
             // The diary's entries by the tags' own index; the trash's (which it leaves out) by
-            // reading their tags: the trash is small, and a restored entry keeps the new name.
+            // reading their tags, so that a restored entry keeps the new name.
             var sequences = Set<Int64>()
             let tagged = try db.cachedStatement(sql: "SELECT seq FROM entry_tag WHERE owner_id = ? AND tag_key = ?")
             for key in keys { sequences.formUnion(try Int64.fetchAll(tagged, arguments: [owner.rawValue, key])) }
@@ -128,18 +128,32 @@ public struct SQLiteEntryRows: EntryRows {
                 let tags = row.text(1).split(separator: EntryRow.tagSeparator).map { Tags.key(String($0)) }
                 if tags.contains(where: keys.contains) { sequences.insert(row.integer(0)) }
             }
-            var written = 0
-            let read = try db.cachedStatement(sql: "SELECT \(EntryRow.columns) FROM entry WHERE seq = ?")
-            for sequence in sequences.sorted() {
-                let rows = try Row.fetchCursor(read, arguments: [sequence])
-                guard let row = try rows.next().map(EntryRow.init), let changed = try change(row.entry) else { continue }
-                try EntryRow.rewrite(row, to: changed, owner: owner, index: index, db)
-                written += 1
-            }
-            if written > 0 { try ChangeCount.moved(owner, db) }
-            return written
+            return sequences.sorted()
         }
+        // SQLite has one writer for every diary of the file: a tag on 30,000 entries is renamed
+        // a batch at a time, each its own transaction, so the autosaves of everyone else go on
+        // between them (each entry read again in its batch: the rule sees what is there now).
+        var written = 0
+        for start in stride(from: 0, to: sequences.count, by: Self.changeBatch) {
+            let batch = Array(sequences[start..<min(start + Self.changeBatch, sequences.count)])
+            written += try await write { [owner, index] db in
+                var written = 0
+                let read = try db.cachedStatement(sql: "SELECT \(EntryRow.columns) FROM entry WHERE seq = ? AND owner_id = ?")
+                for sequence in batch {
+                    let rows = try Row.fetchCursor(read, arguments: [sequence, owner.rawValue])
+                    guard let row = try rows.next().map({ EntryRow($0) }), let changed = try change(row.entry) else { continue }
+                    try EntryRow.rewrite(row, to: changed, owner: owner, index: index, db)
+                    written += 1
+                }
+                if written > 0 { try ChangeCount.moved(owner, db) }
+                return written
+            }
+        }
+        return written
     }
+
+    /// Entries one transaction of `changeEntries` rewrites at most.
+    static let changeBatch = 500
 
     public func tallies(from: Int64, until: Int64) async throws -> [EntryTally] {
         try await read { [owner] db in

@@ -169,6 +169,21 @@ struct TagRenamingConformanceTests {
         #expect(try await store.tags().first == TagCount(tag: "TRAVEL", count: 3))
     }
 
+    @Test("A tag on more entries than one batch is renamed on all of them", arguments: StoreBackend.allCases)
+    func manyEntries(backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        let start = Date(timeIntervalSince1970: 1_600_000_000)
+        let entries = (0..<1_203).map { n in
+            Entry(id: UUID(), title: "Bulk \(n)", body: "", createdAt: start.addingTimeInterval(Double(n) * 60),
+                  updatedAt: start, tags: n % 2 == 0 ? ["bulk", "even"] : ["bulk"])
+        }
+        _ = try await store.importEntries(entries)
+        #expect(try await store.renameTag("bulk", to: "many") == 1_203)
+        #expect(try await store.tags() == [TagCount(tag: "many", count: 1_203), TagCount(tag: "even", count: 602)])
+        #expect(try await store.list(after: nil, limit: 10, filter: try EntryFilter(tags: ["bulk"])).entries.isEmpty)
+        #expect(try await store.entry(id: entries[1_202].id)?.version == 2)
+    }
+
     @Test("An editor open on a renamed entry gets the conflict choice; a bad name is refused and nothing changes",
           arguments: StoreBackend.allCases)
     func conflictsAndBadNames(backend: StoreBackend) async throws {

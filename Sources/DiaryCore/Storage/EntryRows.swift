@@ -66,8 +66,10 @@ public protocol EntryRows: Sendable {
     func tagCounts() async throws -> [TagCount]
 
     /// Reads every entry, in the diary and in its trash, that has a tag whose key (`Tags.key`) is
-    /// one of `keys`, and writes what `change` makes of each (`nil`: nothing), all in one
-    /// transaction; how many were written. Errors thrown by `change` leave everything as it was.
+    /// one of `keys`, and writes what `change` makes of each (`nil`: nothing); how many were
+    /// written. Each entry is read and written with no other write between; a backend whose
+    /// writes hold up every diary's (SQLite's one writer) may do it in several transactions, so an
+    /// error can leave the earlier ones done: running the same change again finishes it.
     func changeEntries(taggedWith keys: Set<String>, _ change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Int
 
     /// The moment and word count (`Entry.wordCount`) of every entry of the diary (not the trash)
