@@ -13,6 +13,17 @@ writes into --out:
 
 and prints the total text size (UTF-8 bytes of titles + bodies).
 
+Variant B (--variant B; A, the default, is the corpus as it always was, byte for byte): the
+same entries, each with 1 to 3 tags (50% one, 35% two, 15% three) from a vocabulary of about 100
+English and 70 Korean tags, drawn by rank (Zipf: the n-th tag of a language n times rarer than
+the first), mostly in the entry's own language (1 in 10 from the other). diary.json gives them
+as "tags": [...]; journal.txt ends each body with a line of them as jrnl writes tags ("@work
+@가족"), so jrnl's `@tag` filters find the same entries (plain.sqlite has none: use --no-sqlite).
+Titles and bodies are A's, and text_bytes counts only them. The tags
+come from a random generator of their own, so A's entries do not move. stats.json also says
+which tag the benchmarks filter by (the most used one) and how many entries carry it, and the
+day they filter by (2015-05-03, or the first day after it with entries) with its entries.
+
 Entries are spread over 20 years (2006-01-01 .. 2025-12-31 UTC), strictly
 increasing in time; ~60% English, ~40% Korean. Body lengths are log-normal
 with a median of ~1,500 UTF-8 bytes (mean ~1,740), so 100,000 entries hold
@@ -278,6 +289,64 @@ ILGI_SENTENCES = [
 ]
 
 
+# ---------------------------------------------------------------- tags (variant B)
+
+# Most used first: a tag's weight is 1 / its rank (Zipf), so the first few are common and the
+# rest a long tail. Words jrnl reads as one tag ([-+*#/\w]+, so a hyphen joins words) and
+# without the marker words (serenity, 일기).
+EN_TAGS = (
+    "work family friends food health weather kids reading exercise travel "
+    "gratitude cooking music movies garden money sleep running coffee weekend "
+    "books school home ideas dreams mood goals walks holiday birthday "
+    "meetings shopping doctor car photos hiking rain letters moving cleaning "
+    "dinner-party book-club side-project new-job job-search taxes dentist bike "
+    "yoga swimming podcasts tv board-games guitar piano baking camping beach "
+    "road-trip parents grandparents wedding anniversary christmas thanksgiving "
+    "new-year halloween vacation conference deadline interview promotion "
+    "budget rent neighbors pets dog cat vet plants renovation furniture "
+    "insomnia headache flu therapy meditation journaling poetry sketching "
+    "museum concert theater volunteering church lunch-with-mom insurance"
+).split()
+KO_TAGS = (
+    "일상 가족 회사 친구 날씨 건강 음식 운동 여행 감사 "
+    "독서 요리 산책 카페 영화 주말 공부 육아 음악 출근 "
+    "야근 회식 생일 명절 병원 장보기 청소 이사 연애 결혼 "
+    "부모님 조카 동생 강아지 고양이 화분 텃밭 등산 수영 자전거 "
+    "맛집 드라마 사진 편지 선물 돈 적금 월급 면접 이직 "
+    "시험 자격증 다이어트 불면 두통 감기 상담 명상 글쓰기 그림 "
+    "전시회 공연 봉사 제주도 부산 캠핑 바다 벚꽃 단풍 첫눈"
+).split()
+ON_DAY = "2015-05-03"
+TAG_SHARES = ((1, 0.50), (2, 0.35), (3, 0.15))  # how many tags an entry has
+OTHER_LANGUAGE_TAG = 0.10
+
+
+def tags_for(rng: random.Random, english: bool) -> list[str]:
+    """1 to 3 different tags for one entry, by rank in its language (now and then the other's)."""
+    count = rng.choices([c for c, _ in TAG_SHARES], weights=[w for _, w in TAG_SHARES])[0]
+    tags: list[str] = []
+    while len(tags) < count:
+        in_english = english if rng.random() >= OTHER_LANGUAGE_TAG else not english
+        words, cumulative = (EN_TAGS, _EN_CUMULATIVE) if in_english else (KO_TAGS, _KO_CUMULATIVE)
+        tag = rng.choices(words, cum_weights=cumulative)[0]
+        if tag not in tags:
+            tags.append(tag)
+    return tags
+
+
+def _zipf(words: list[str]) -> list[float]:
+    """Cumulative weights 1, 1 + 1/2, 1 + 1/2 + 1/3, ... for `words` in rank order."""
+    total, out = 0.0, []
+    for rank in range(1, len(words) + 1):
+        total += 1.0 / rank
+        out.append(total)
+    return out
+
+
+_EN_CUMULATIVE = _zipf(EN_TAGS)
+_KO_CUMULATIVE = _zipf(KO_TAGS)
+
+
 def has_batchim(word: str) -> bool:
     c = word.rstrip()[-1]
     code = ord(c) - 0xAC00
@@ -490,6 +559,8 @@ def main(argv=None) -> int:
     p.add_argument("--out", "-o", default="bench/work")
     p.add_argument("--seed", type=int, default=SEED)
     p.add_argument("--no-sqlite", action="store_true", help="skip plain.sqlite")
+    p.add_argument("--variant", choices=("A", "B"), default="A",
+                   help="A: no tags (the default, as it always was); B: 1 to 3 tags an entry")
     args = p.parse_args(argv)
     n = args.entries
     if n < 1:
@@ -532,6 +603,12 @@ def main(argv=None) -> int:
     body_chars = []
     found = {"serenity": 0, "일기": 0}
     n_english = 0
+    tagged = args.variant == "B"
+    # The tags' own generator: the entries' stays as in variant A.
+    tag_rng = random.Random(f"{args.seed}/tags")
+    tag_counts: dict[str, int] = {}
+    tags_per_entry = {1: 0, 2: 0, 3: 0}
+    days: dict[str, int] = {}  # entries a UTC day, in order (variant B's day to filter by)
     with open(json_path, "w", encoding="utf-8", newline="\n") as fj, \
             open(jrnl_path, "w", encoding="utf-8", newline="\n") as ft:
         fj.write('{"format": "diary-export", "version": 1, "entries": [\n')
@@ -547,12 +624,23 @@ def main(argv=None) -> int:
                 "version": 1,
                 "deletedAt": None,
             }
+            jrnl_body = e["body"]
+            if tagged:
+                tags = tags_for(tag_rng, e["english"])
+                record["tags"] = tags
+                # jrnl keeps tags in the text: a last paragraph of them.
+                jrnl_body += "\n\n" + " ".join("@" + t for t in tags)
+                tags_per_entry[len(tags)] += 1
+                day = iso(e["ts"])[:10]
+                days[day] = days.get(day, 0) + 1
+                for t in tags:
+                    tag_counts[t] = tag_counts.get(t, 0) + 1
             if k:
                 fj.write(",\n")
             fj.write(json.dumps(record, ensure_ascii=False))
             if k:
                 ft.write("\n")
-            ft.write(f"[{jrnl_date(e['ts'])}] {e['title']}\n{e['body']}\n")
+            ft.write(f"[{jrnl_date(e['ts'])}] {e['title']}\n{jrnl_body}\n")
             if db is not None:
                 db.execute(
                     "INSERT INTO entry (rowid, id, title, body, created_at, updated_at)"
@@ -599,6 +687,23 @@ def main(argv=None) -> int:
             if os.path.exists(os.path.join(args.out, name))
         },
     }
+    if tagged:
+        ranked = sorted(tag_counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        # The day `diary list --on` and `jrnl -on` ask for: ON_DAY, or the first day after it with
+        # entries (a small corpus leaves most days empty); days are UTC, as journal.txt writes them.
+        on_day = next((d for d in days if d >= ON_DAY), max(days))
+        stats["variant"] = "B"
+        stats["on_day"] = {"date": on_day, "entries": days[on_day]}
+        stats["tags"] = {
+            # What the benchmarks filter by: the most used tag (`diary list --tag`, `jrnl @tag`).
+            "benchmark": ranked[0][0],
+            "benchmark_entries": ranked[0][1],
+            "distinct": len(ranked),
+            "rows": sum(tag_counts.values()),
+            "entries_with": {str(c): n for c, n in tags_per_entry.items()},
+            "most_used": [[t, c] for t, c in ranked[:10]],
+            "least_used": [[t, c] for t, c in ranked[-5:]],
+        }
     with open(os.path.join(args.out, "stats.json"), "w", encoding="utf-8") as f:
         json.dump(stats, f, ensure_ascii=False, indent=2)
         f.write("\n")
@@ -607,7 +712,9 @@ def main(argv=None) -> int:
         f"{n} entries ({n_english} English, {n - n_english} Korean), "
         f"{text_bytes:,} bytes / {text_chars:,} characters of text, "
         f"median body {stats['median_body_bytes']:,} bytes / {stats['median_body_chars']:,} characters; "
-        f"'serenity' in {found['serenity']}, '일기' in {found['일기']}",
+        f"'serenity' in {found['serenity']}, '일기' in {found['일기']}"
+        + (f"; {stats['tags']['rows']:,} tags ({stats['tags']['distinct']} different), "
+           f"'{stats['tags']['benchmark']}' on {stats['tags']['benchmark_entries']:,} entries" if tagged else ""),
         file=sys.stderr,
     )
     return 0

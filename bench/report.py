@@ -34,6 +34,16 @@ ROWS = [
     ("export", "diary export --format json --output FILE", "jrnl --export json --file FILE"),
 ]
 WORDS = {"serenity": "serenity", "ilgi": "일기"}
+# Issue 18's commands on the tagged corpus (variant B): key, Diary command, peer command or None.
+# {tag}, {day}, {month}, {year} and {on_this_day} come from run.json's "organize".
+ORGANIZE_ROWS = [
+    ("organize-tag", "diary list --tag {tag} -n 20", "jrnl -n 20 -and @{tag}"),
+    ("organize-on", "diary list --on {day}", "jrnl -on {day}"),
+    ("organize-calendar", "diary calendar {month}", None),
+    ("organize-stats", "diary stats {year}", None),
+    ("organize-tags", "diary tags", None),
+    ("organize-today", "diary today --on {on_this_day}", None),
+]
 
 
 # ---------------------------------------------------------------- SQL
@@ -160,6 +170,61 @@ def dbstat(db: str) -> list[tuple[str, int, int, int]]:
     if free.isdigit() and page.isdigit() and int(free):
         rows.append(("(free pages)", int(free) * int(page), 0, int(free) * int(page)))
     return rows
+
+
+def organize_section(results: str, run: dict) -> list[str]:
+    """Issue 18's rows on the tagged corpus: the commands (hyperfine) and the server's views
+    (organize.md, written by bench/organize_bench.py). Empty when the run had none."""
+    org = run.get("organize")
+    if not org:
+        return []
+    stats_path = os.path.join(org["corpus"], "stats.json")
+    stats = json.load(open(stats_path, encoding="utf-8")) if os.path.exists(stats_path) else None
+    names = {"tag": org["tag"], "day": org["on_day"], "month": org["on_month"], "year": org["on_year"],
+             "on_this_day": org["on_this_day"]}
+    out = ["## Organizing: tags and days (issue 18), on the tagged corpus", ""]
+    if stats and "tags" in stats:
+        t = stats["tags"]
+        per = t["entries_with"]
+        out.append(
+            f"The corpus's variant B: `python3 bench/corpus.py --entries {stats['entries']} --variant B`, the same "
+            f"{stats['entries']:,} entries, each with 1 to 3 tags ({int(per['1']):,} with one, {int(per['2']):,} with two, "
+            f"{int(per['3']):,} with three: {t['rows']:,} in all, {t['distinct']} different, English and Korean, each "
+            f"language's n-th tag n times rarer than its first). The rows filter by the most used, "
+            f"**`{t['benchmark']}`**, on **{t['benchmark_entries']:,}** entries; the next are "
+            + ", ".join(f"`{tag}` ({count:,})" for tag, count in t["most_used"][1:5])
+            + f". The day asked for, {org['on_day']} (UTC), has {org['on_day_entries']} "
+            + ("entry" if org["on_day_entries"] == 1 else "entries")
+            + f". Imported into a database of its own (`diary import`: {org['import_seconds']:.1f} s, "
+            f"{mb(org['db_bytes'])}), after the server's account was made (bench/NOTES.md says why); jrnl reads "
+            f"the same entries from a journal (`tagged` in its configuration) whose bodies end with the same tags "
+            f"as `@` words.")
+        out.append("")
+    out += ["### The command line", "",
+            "As the table above: medians of whole processes (`hyperfine -N`). Days are UTC for both (`TZ=UTC`: the "
+            "journal's times are UTC as written). jrnl prints the same entries (checked before timing: the same "
+            "count for the tag and the day). No goal is set for these; the issue's 20 ms is the server's.", "",
+            "| what | Diary (ms) | Diary fastest (ms) | Diary CPU (ms) | peer | peer (ms) | peer / Diary | runs (Diary / peer) |",
+            "| --- | ---: | ---: | ---: | --- | ---: | ---: | --- |"]
+    for key, dcmd, jcmd in ORGANIZE_ROWS:
+        d = load(results, f"{key}.diary")
+        j = load(results, f"{key}.jrnl") if jcmd else None
+        if not d and not j:
+            continue
+        ratio = (j["median"] / d["median"]) if d and j else None
+        peer = f"`{jcmd.format(**names)}`" if jcmd else ("none (`jrnl --tags` counts tags in quadratic time)"
+                                                          if key == "organize-tags" else "none")
+        out.append(f"| `{dcmd.format(**names)}` | {ms(d and d['median'])} | {ms(d and d['min'])} | "
+                   f"{ms(d and d['user'] + d['system'])} | {peer} | {ms(j and j['median'])} | "
+                   f"{f'{ratio:,.0f}×' if ratio and ratio >= 10 else (f'{ratio:.1f}×' if ratio else '—')} | "
+                   f"{d['runs'] if d else '—'} / {j['runs'] if j else '—'} |")
+    out.append("")
+    server = os.path.join(results, "organize.md")
+    if os.path.exists(server):
+        out.extend(open(server, encoding="utf-8").read().rstrip().splitlines())
+    else:
+        out += ["(The server's organizing views were not measured in this run.)"]
+    return out
 
 
 # ---------------------------------------------------------------- formatting
@@ -488,6 +553,11 @@ def main(argv=None) -> int:
     if os.path.exists(server):
         w("")
         out.extend(open(server, encoding="utf-8").read().rstrip().splitlines())
+    # Issue 18's rows on the tagged corpus (variant B).
+    organize = organize_section(a.results, run)
+    if organize:
+        w("")
+        out.extend(organize)
     # Hostile searches, written by bench/search_bench.py when it ran.
     search = os.path.join(a.results, "search.md")
     if os.path.exists(search):
