@@ -164,6 +164,13 @@ def test_on_this_day_gives_earlier_years_of_the_writers_day(api):
     assert answer["date"] == "2025-11-25"
     assert [(year["yearsAgo"], [e["title"] for e in year["entries"]]) for year in answer["years"]] == [
         (1, ["A year ago, late in Seoul"]), (5, ["Five years ago"])]
+    # One entry a year, as the list's top asks.
+    api.create("A year ago, earlier", "", createdAt="2024-11-25T08:00:00+09:00")
+    one = api.get("/api/v1/on-this-day", params={"date": "2025-11-25", "timeZone": "Asia/Seoul", "perYear": "1"}).json()
+    assert [(year["yearsAgo"], [e["title"] for e in year["entries"]]) for year in one["years"]] == [
+        (1, ["A year ago, late in Seoul"]), (5, ["Five years ago"])]
+    for bad in ("0", "21", "one"):
+        assert_error(api.get("/api/v1/on-this-day", params={"perYear": bad}), 400, "bad_request")
     # The same instants seen from London: late in Seoul is still the 25th; the early one is the 24th there too.
     london = api.get("/api/v1/on-this-day", params={"date": "2025-11-25", "timeZone": "Europe/London"}).json()
     assert [year["yearsAgo"] for year in london["years"]] == [1, 5]

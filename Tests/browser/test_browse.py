@@ -142,6 +142,9 @@ def test_on_this_day_starts_the_list(pages, server):
     expect(memories.get_by_role("heading", level=3)).to_have_text(["1 year ago", "5 years ago"])
     expect(memories.locator(".row-title")).to_have_text(["A year ago today", "Five years ago today"])
     audit(page)
+    # Each year's newest entry; all of that day a link away.
+    expect(memories.get_by_role("link", name="All of that day, 1 year ago")).to_have_attribute(
+        "href", f"#/browse?from={now.year - 1:04d}-{now:%m-%d}&to={now.year - 1:04d}-{now:%m-%d}")
     # Opened and left again, the list starts with them still.
     memories.locator(".row-link").first.click()
     expect(page.get_by_role("textbox", name="Title")).to_have_value("A year ago today")

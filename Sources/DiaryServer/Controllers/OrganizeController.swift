@@ -96,7 +96,8 @@ struct OrganizeController {
     }
 
     /// `date` (YYYY-MM-DD, else today there) in `timeZone` (an IANA name such as Asia/Seoul,
-    /// else UTC): the writer's day, which only the client knows.
+    /// else UTC): the writer's day, which only the client knows. `perYear` (1 to 20, else 20):
+    /// the newest entries of each year, so the list's top can ask for one a year.
     @Sendable func onThisDay(_ request: Request, context: Context) async throws -> Response {
         let store = diaries(try context.requireUser().id)
         let zone = try Self.timeZone(request)
@@ -107,7 +108,14 @@ struct OrganizeController {
             }
             day = given
         }
-        let years = try await store.onThisDay(day, in: zone)
+        var perYear = 20
+        if let text = request.formValue("perYear") {
+            guard let given = Int(text), (1...20).contains(given) else {
+                throw APIError.badRequest("perYear must be a number from 1 to 20.")
+            }
+            perYear = given
+        }
+        let years = try await store.onThisDay(day, in: zone, perYear: perYear)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let parts = calendar.dateComponents([.year, .month, .day], from: day)

@@ -19,10 +19,13 @@ const CACHE = PREFIX + RELEASE.version;
 // What the page needs to open on the list, kept at install so the diary opens offline after one
 // visit: index.html (''), the stylesheet, and every module the page imports as it starts
 // (main.js's imports and theirs). The installing worker finds them in the browser's cache, where
-// the page has just put them: installing costs no bytes, but for the other language's strings
-// (a writer may change the browser's language while offline).
+// the page has just put them: installing costs no bytes. The UI's strings are one language's a
+// visit (i18n.js): the worker picks the same one by the same rule, and keeps the other with the
+// rest, a few seconds later (LATER), so a language changed while offline still opens.
+const languages = self.navigator.languages ?? [];
+const LANGUAGE = languages.map((l) => l.toLowerCase().split('-')[0]).find((l) => l === 'en' || l === 'ko') ?? 'en';
 const START = ['', 'app.css', 'js/main.js', 'js/api.js', 'js/autosave.js',
-  'js/device.js', 'js/dom.js', 'js/i18n.js', 'js/strings.en.js', 'js/strings.ko.js', 'js/list.js', 'js/router.js',
+  'js/device.js', 'js/dom.js', 'js/i18n.js', `js/strings.${LANGUAGE}.js`, 'js/list.js', 'js/router.js',
   'js/weather.js'];
 // What the page loads when first used but needs offline too: the editor (an entry, a new one;
 // its marks module with it)
@@ -30,7 +33,7 @@ const START = ['', 'app.css', 'js/main.js', 'js/api.js', 'js/autosave.js',
 // a few seconds after it has settled, at every start (the 'keep the rest' message, js/main.js),
 // and only those not kept yet come over the network, once. Until then (the first seconds of a
 // first visit) an entry does not open offline; the list does, and drafts wait in localStorage.
-const LATER = ['js/editor.js', 'js/outbox.js', 'js/marks.js'];
+const LATER = ['js/editor.js', 'js/outbox.js', 'js/marks.js', `js/strings.${LANGUAGE === 'ko' ? 'en' : 'ko'}.js`];
 // The rest of the shell (the modules loaded on demand that need the server anyway, swipe.js,
 // which only touch screens use and offline rows do not, the manifests, the icons) is kept the
 // first time it is asked for. (Not the page's icon: Chromium fetches it outside the page's

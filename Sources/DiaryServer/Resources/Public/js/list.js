@@ -121,7 +121,7 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
       onFirst: (page) => {
         if (page.entries.length) {
           const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
-          api.get(`on-this-day?date=${localDay(new Date()).day}&timeZone=${zone}`).then((a) => memories(a.years), () => {});
+          api.get(`on-this-day?date=${localDay(new Date()).day}&timeZone=${zone}&perYear=1`).then((a) => memories(a.years), () => {});
         }
         return page.entries.length || drafted.length || showEmpty(notice);
       },

@@ -1,21 +1,35 @@
-// On this day: what was written on today's date in earlier years, at the top of the list, each
-// year under its "1 year ago". Loaded only when there is some (list.js asks the server first).
+// On this day: what was written on today's date in earlier years, at the top of the list: the
+// newest entry of each year under its "1 year ago", and a link to all of that day. Loaded only
+// when there is some (list.js asks the server first, for one entry a year).
 
 import { h } from './dom.js';
-import { lang } from './i18n.js';
+import { lang, localDay } from './i18n.js';
 
 const words = {
-  en: { onThisDay: 'On this day', yearsAgo: (n) => (n === 1 ? '1 year ago' : `${n} years ago`) },
-  ko: { onThisDay: '오늘의 추억', yearsAgo: (n) => `${n}년 전` },
+  en: {
+    onThisDay: 'On this day',
+    yearsAgo: (n) => (n === 1 ? '1 year ago' : `${n} years ago`),
+    allOfIt: (n) => (n === 1 ? 'All of that day, 1 year ago' : `All of that day, ${n} years ago`),
+    all: 'All of that day',
+  },
+  ko: {
+    onThisDay: '오늘의 추억',
+    yearsAgo: (n) => `${n}년 전`,
+    allOfIt: (n) => `${n}년 전 그날의 일기 모두`,
+    all: '그날의 일기 모두',
+  },
 };
 const w = words[lang] ?? words.en;
 
 /** Puts `years` before `journal`, each entry drawn by `row` (the list's own rows). */
 export function drawOnThisDay(journal, years, row) {
+  const today = localDay(new Date()).day; // YYYY-MM-DD
+  const dayIn = (yearsAgo) => `${String(Number(today.slice(0, 4)) - yearsAgo).padStart(4, '0')}${today.slice(4)}`;
   journal.parentNode?.querySelector('.on-this-day')?.remove();
   journal.before(h('section', { class: 'on-this-day', 'aria-labelledby': 'on-this-day' },
     h('h2', { class: 'month', id: 'on-this-day' }, w.onThisDay),
     ...years.map((year) => h('section', {},
-      h('h3', { class: 'years-ago' }, w.yearsAgo(year.yearsAgo)),
+      h('div', { class: 'years-ago' }, h('h3', {}, w.yearsAgo(year.yearsAgo)),
+        h('a', { href: `#/browse?from=${dayIn(year.yearsAgo)}&to=${dayIn(year.yearsAgo)}`, class: 'years-ago-all', 'aria-label': w.allOfIt(year.yearsAgo) }, w.all)),
       h('ul', { class: 'entries' }, ...year.entries.map(row))))));
 }
