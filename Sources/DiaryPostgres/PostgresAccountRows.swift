@@ -75,6 +75,9 @@ struct PostgresAccountRows: AccountRows {
             var moved: [(UserID, Int64)] = []
             if existing == 0 {
                 try await connection.query("UPDATE entry SET owner_id = \(id) WHERE owner_id = \(UserID.localOwner.rawValue)", logger: logger)
+                // The tags' index is by owner too: it goes with the entries (the trigger keeps
+                // it in step with tags, moments and the trash, not with owners).
+                try await connection.query("UPDATE entry_tag SET owner_id = \(id) WHERE owner_id = \(UserID.localOwner.rawValue)", logger: logger)
                 moved.append((user, try await ChangeCount.moved(user, connection, logger)))
                 moved.append((.localOwner, try await ChangeCount.moved(.localOwner, connection, logger)))
             }

@@ -129,6 +129,11 @@ enum PostgresMigrations {
             -- before are counted by `countWords` in the same transaction.
             ALTER TABLE entry ADD COLUMN word_count integer NOT NULL DEFAULT 0;
             """),
+        ("v5-tag-owners", """
+            -- The first account adopted the entries written before it but left their tags' rows
+            -- with no one: they follow their entries now.
+            UPDATE entry_tag AS t SET owner_id = e.owner_id FROM entry AS e WHERE e.seq = t.seq AND t.owner_id <> e.owner_id;
+            """),
     ]
 
     /// Work a migration needs Swift for, run after its SQL, in its transaction.

@@ -190,6 +190,14 @@ enum DiaryMigrations {
             let update = try db.makeStatement(sql: "UPDATE entry SET word_count = ? WHERE seq = ?")
             for (sequence, words) in counts where words > 0 { try update.execute(arguments: [words, sequence]) }
         }
+        migrator.registerMigration("v9-tag-owners") { db in
+            // The first account adopted the entries written before it but left their tags' rows
+            // with no one: they follow their entries now.
+            try db.execute(sql: """
+                UPDATE entry_tag SET owner_id = (SELECT e.owner_id FROM entry AS e WHERE e.seq = entry_tag.seq)
+                WHERE owner_id <> (SELECT e.owner_id FROM entry AS e WHERE e.seq = entry_tag.seq)
+                """)
+        }
         return migrator
     }
 }

@@ -49,6 +49,8 @@ public struct SQLiteAccountRows: AccountRows {
             let id = UserID(rawValue: db.lastInsertedRowID)
             if existing == 0 {
                 try db.execute(sql: "UPDATE entry SET owner_id = ? WHERE owner_id = ?", arguments: [id.rawValue, UserID.localOwner.rawValue])
+                // The tags' index is by owner too: it goes with the entries.
+                try db.execute(sql: "UPDATE entry_tag SET owner_id = ? WHERE owner_id = ?", arguments: [id.rawValue, UserID.localOwner.rawValue])
                 try ChangeCount.moved(id, db)
                 try ChangeCount.moved(.localOwner, db)
             }

@@ -17,7 +17,7 @@ struct AccountsConformanceTests {
     func users(backend: StoreBackend) async throws {
         let (storage, accounts) = try await Self.accounts(backend)
         let local = storage.diary(of: .localOwner)
-        _ = try await local.create(try EntryText(title: "Before any account", body: ""), id: UUID())
+        _ = try await local.create(try EntryText(title: "Before any account", body: ""), id: UUID(), tags: ["early", "이른"])
         #expect(try await accounts.userCount() == 0)
 
         let mina = try await accounts.addUser(name: "Mina", password: "correct horse")
@@ -32,6 +32,12 @@ struct AccountsConformanceTests {
         #expect(try await storage.diary(of: mina.id).count() == 1)
         #expect(try await storage.diary(of: joon.id).count() == 0)
         #expect(try await local.count() == 0)
+        // Their tags with them: the tag list, a tag's list and a rename find them.
+        let minas = storage.diary(of: mina.id)
+        #expect(try await minas.tags() == [TagCount(tag: "early", count: 1), TagCount(tag: "이른", count: 1)])
+        #expect(try await minas.list(after: nil, limit: 5, filter: try EntryFilter(tags: ["early"])).entries.count == 1)
+        #expect(try await minas.renameTag("early", to: "first") == 1)
+        #expect(try await local.tags().isEmpty)
 
         await #expect(throws: AccountError.nameTaken("mina")) { try await accounts.addUser(name: "mina", password: "another one") }
         await #expect(throws: AccountError.alreadySetUp) {

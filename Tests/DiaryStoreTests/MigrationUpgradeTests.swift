@@ -41,7 +41,7 @@ struct MigrationUpgradeTests {
         #expect(try await store.search("일기", limit: 50).map(\.entry.title) == ["Edited in v1"])
         let migrations = try await DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
         #expect(migrations == ["v1-entries", "v2-weather", "v3-accounts", "v4-change-counts", "v5-user-name-keys", "v6-entry-ids-per-diary",
-                               "v7-tags-and-stars", "v8-word-counts"])
+                               "v7-tags-and-stars", "v8-word-counts", "v9-tag-owners"])
         #expect(migrations == DiaryMigrations.names)
         // v2: old entries have no weather, and can be given some.
         let old = try #require(before.first.flatMap { UUID(uuidString: $0["id"]) })
@@ -80,6 +80,24 @@ struct MigrationUpgradeTests {
         var counted = 0
         for year in years { counted += try await store.yearAtAGlance(year, in: TimeZone(identifier: "UTC")!).words }
         #expect(counted == words)
+    }
+
+    @Test("A file where the first account left its tags' rows behind has them back with their entries")
+    func tagOwnersRepaired() async throws {
+        let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try DiaryMigrations.migrator.migrate(queue, upTo: "v8-word-counts")
+        try await queue.write { db in
+            try db.execute(sql: "INSERT INTO user (id, name, name_key, password_hash, created_at) VALUES (7, 'mina', 'mina', 'x', 0)")
+            try db.execute(sql: """
+                INSERT INTO entry (seq, owner_id, id, title, body, created_at, updated_at, tags)
+                VALUES (1, 7, '0b8f3c2e-1111-4a4a-9a9a-000000000001', 'Adopted', '', 1000, 1000, 'early')
+                """)
+            try db.execute(sql: "INSERT INTO entry_tag (owner_id, tag_key, created_at, seq, tag) VALUES (0, 'early', 1000, 1, 'early')")
+        }
+        let minas = try DiaryDatabase(path: path).diary(of: UserID(rawValue: 7))
+        #expect(try await minas.tags() == [TagCount(tag: "early", count: 1)])
+        #expect(try await minas.list(after: nil, limit: 5, filter: try EntryFilter(tags: ["early"])).entries.map(\.title) == ["Adopted"])
     }
 
     /// `Fixtures/v3-accounts.sqlite` was written by the first three migrations through the
