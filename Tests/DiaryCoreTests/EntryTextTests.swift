@@ -69,12 +69,19 @@ struct CoordinatesTests {
 
 @Suite("Excerpts")
 struct ExcerptTests {
-    @Test("The first line that is not blank, trimmed, at most 200 characters")
+    @Test("The first line that is not blank, trimmed, at most 200 columns as on screen")
     func firstLine() {
         #expect(Excerpt.of("\n  \r\n   Rain all day.  \nSecond line") == "Rain all day.")
         #expect(Excerpt.of("") == "")
         #expect(Excerpt.of(" \n\t\n") == "")
         #expect(Excerpt.of("비가 왔다\n둘째 줄") == "비가 왔다")
-        #expect(Excerpt.of(String(repeating: "가", count: 300)).count == 200)
+        #expect(Excerpt.of(String(repeating: "a", count: 300)).count == 200)
+        // A Hangul syllable is as wide as two letters: the same length on screen.
+        #expect(Excerpt.of(String(repeating: "가", count: 300)) == String(repeating: "가", count: 100))
+        #expect(Excerpt.of("a" + String(repeating: "가", count: 300)) == "a" + String(repeating: "가", count: 99))
+        // Accents and emoji are never cut in two.
+        let accented = String(repeating: "e\u{301}", count: 250)
+        #expect(Excerpt.of(accented) == String(repeating: "e\u{301}", count: 200))
+        #expect(Excerpt.of(String(repeating: "👩‍👩‍👧", count: 150)) == String(repeating: "👩‍👩‍👧", count: 100))
     }
 }

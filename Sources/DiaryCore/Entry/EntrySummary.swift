@@ -33,9 +33,12 @@ public struct EntrySummary: Sendable, Hashable {
 
 /// The one line of a body that a list shows under the title.
 public enum Excerpt {
+    /// In columns (`DisplayWidth`): a Hangul syllable takes two, as on screen, so a Korean
+    /// excerpt fills as many of a row's lines as an English one, and weighs half of what 200
+    /// syllables would (three bytes each) in every list page and on a first visit.
     public static let maximumLength = 200
 
-    /// The first non-blank line of `body`, at most `maximumLength` characters.
+    /// The first non-blank line of `body`, at most `maximumLength` columns.
     ///
     /// Lines are found by their bytes and only the chosen one is read as characters: a page of
     /// the list makes twenty of these, and splitting whole bodies into lines showed in its time.
@@ -47,7 +50,8 @@ public enum Excerpt {
             if !line.isEmpty {
                 // A line of at most that many bytes has at most that many characters: most
                 // first lines are short, and counting characters means finding grapheme breaks.
-                var shown = line.utf8.count <= maximumLength ? line : line.prefix(maximumLength)
+                // (A character takes at most as many columns as it has bytes.)
+                var shown = line.utf8.count <= maximumLength ? line : DisplayWidth.prefix(line, columns: maximumLength)
                 while let last = shown.last, last.isWhitespace { shown.removeLast() }
                 return String(shown)
             }

@@ -292,8 +292,18 @@ function trim(store, user) {
   };
 }
 
-/** The first line of the body that is not blank, at most 200 characters, as the server's excerpt. */
+/**
+ * The first line of the body that is not blank, at most 200 columns, as the server's excerpt
+ * (Excerpt.swift): Hangul and CJK take two, as on screen (the server counts emoji wide too).
+ */
 export function excerptOf(body) {
   const line = body.split(/[\r\n]/).map((l) => l.trimStart()).find(Boolean) ?? '';
-  return [...line].slice(0, 200).join('').trimEnd();
+  let columns = 0;
+  let end = 0;
+  for (const c of line) {
+    columns += /[\u1100-\u115F\u2E80-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFF00-\uFF60]/.test(c) ? 2 : 1;
+    if (columns > 200) break;
+    end += c.length;
+  }
+  return line.slice(0, end).trimEnd();
 }
