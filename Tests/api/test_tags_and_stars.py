@@ -171,6 +171,16 @@ def test_on_this_day_gives_earlier_years_of_the_writers_day(api):
         (1, ["A year ago, late in Seoul"]), (5, ["Five years ago"])]
     for bad in ("0", "21", "one"):
         assert_error(api.get("/api/v1/on-this-day", params={"perYear": bad}), 400, "bad_request")
+    # The nearest years only, when asked for fewer.
+    nearest = api.get("/api/v1/on-this-day", params={"date": "2025-11-25", "timeZone": "Asia/Seoul", "years": "1"}).json()
+    assert [year["yearsAgo"] for year in nearest["years"]] == [1]
+    assert nearest["earlier"] is True
+    assert one["earlier"] is False
+    both = api.get("/api/v1/on-this-day", params={"date": "2025-11-25", "timeZone": "Asia/Seoul", "years": "2"}).json()
+    assert [year["yearsAgo"] for year in both["years"]] == [1, 5] and both["earlier"] is False
+    for bad in ("0", "121", "all"):
+        payload = assert_error(api.get("/api/v1/on-this-day", params={"years": bad}), 400, "bad_request")
+        assert "years" in payload["message"]
     # The same instants seen from London: late in Seoul is still the 25th; the early one is the 24th there too.
     london = api.get("/api/v1/on-this-day", params={"date": "2025-11-25", "timeZone": "Europe/London"}).json()
     assert [year["yearsAgo"] for year in london["years"]] == [1, 5]

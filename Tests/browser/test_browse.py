@@ -177,3 +177,27 @@ def test_a_span_of_days_is_chosen_with_date_pickers(pages, server):
     audit(page)
     page.go_back()
     expect(page.locator(".row-title")).to_have_count(5)
+
+
+def test_on_this_day_shows_the_nearest_years_and_the_earlier_ones_when_asked(pages, server):
+    now = datetime.now(timezone.utc)
+    for years in (1, 2, 3, 7, 12):
+        write(server, f"{years} years back", now.replace(year=now.year - years).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    write(server, "Written now", now.strftime("%Y-%m-%dT%H:%M:%SZ"))
+    page = pages.open("/", **PHONE)
+    memories = page.get_by_role("region", name="On this day")
+    # Today's entries stay near the top: three years, then a button for the rest.
+    expect(memories.locator(".row-title")).to_have_text(["1 years back", "2 years back", "3 years back"])
+    earlier = memories.get_by_role("button", name="Earlier years")
+    audit(page)
+    earlier.click()
+    expect(memories.locator(".row-title")).to_have_text(
+        ["1 years back", "2 years back", "3 years back", "7 years back", "12 years back"])
+    expect(memories.get_by_role("heading", level=3)).to_have_text(
+        ["1 year ago", "2 years ago", "3 years ago", "7 years ago", "12 years ago"])
+    expect(earlier).to_have_count(0)
+    # Back from an entry, all of them are still there.
+    memories.locator(".row-link").last.click()
+    expect(page.get_by_role("textbox", name="Title")).to_have_value("12 years back")
+    page.get_by_role("link", name="Back to the list").click()
+    expect(page.get_by_role("region", name="On this day").locator(".row-title")).to_have_count(5)

@@ -192,8 +192,9 @@ public struct Diary: Sendable {
 
     /// On this day: the entries written on `day`'s month and day in each earlier year, newest
     /// year first, each year's entries newest first (at most `perYear` of them), as days of
-    /// `timeZone`. A February 29 looks only at leap years.
-    public func onThisDay(_ day: Date, in timeZone: TimeZone, perYear: Int = 20) async throws -> [YearAgo] {
+    /// `timeZone`; at most `years` years, the nearest (the list's top shows a few, and asks for
+    /// the rest when the writer wants them). A February 29 looks only at leap years.
+    public func onThisDay(_ day: Date, in timeZone: TimeZone, perYear: Int = 20, years: Int = .max) async throws -> [YearAgo] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let today = calendar.dateComponents([.year, .month, .day], from: day)
@@ -210,6 +211,7 @@ public struct Diary: Sendable {
             else { continue }  // no February 29 that year
             let page = try await rows.list(after: nil, limit: Self.pageSize(perYear), filter: try EntryFilter(from: start, until: next))
             if !page.entries.isEmpty { found.append(YearAgo(years: year - earlier, entries: page.entries)) }
+            if found.count >= years { break }
         }
         return found
     }

@@ -93,11 +93,14 @@ struct OrganizeController {
         }
         var date: String
         var years: [Year]
+        /// Earlier years have entries too, beyond the `years` asked for.
+        var earlier: Bool
     }
 
     /// `date` (YYYY-MM-DD, else today there) in `timeZone` (an IANA name such as Asia/Seoul,
     /// else UTC): the writer's day, which only the client knows. `perYear` (1 to 20, else 20):
-    /// the newest entries of each year, so the list's top can ask for one a year.
+    /// the newest entries of each year, so the list's top can ask for one a year; `years` (1 to
+    /// 120, else all): the nearest years only, so it can show a few and the rest when asked.
     @Sendable func onThisDay(_ request: Request, context: Context) async throws -> Response {
         let store = diaries(try context.requireUser().id)
         let zone = try Self.timeZone(request)
@@ -115,12 +118,22 @@ struct OrganizeController {
             }
             perYear = given
         }
-        let years = try await store.onThisDay(day, in: zone, perYear: perYear)
+        var most = Int.max
+        if let text = request.formValue("years") {
+            guard let given = Int(text), (1...Diary.yearsBack).contains(given) else {
+                throw APIError.badRequest("years must be a number from 1 to \(Diary.yearsBack).")
+            }
+            most = given
+        }
+        // One year more than asked, to tell whether there are earlier ones.
+        var years = try await store.onThisDay(day, in: zone, perYear: perYear, years: most == .max ? most : most + 1)
+        let earlier = years.count > most
+        if earlier { years.removeLast() }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let parts = calendar.dateComponents([.year, .month, .day], from: day)
         let shown = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-        return try JSONResponse.make(OnThisDay(date: shown, years: years.map { .init(yearsAgo: $0.years, entries: $0.entries) }),
+        return try JSONResponse.make(OnThisDay(date: shown, years: years.map { .init(yearsAgo: $0.years, entries: $0.entries) }, earlier: earlier),
                                      for: request)
     }
 

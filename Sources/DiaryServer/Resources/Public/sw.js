@@ -4,7 +4,7 @@
 // The server writes the release into the line below as it starts (ShellRelease.swift): the
 // path and ETag of every shell file, and a version that digests them all. Any change to any of
 // them changes this file's bytes, so the browser installs a new worker beside the running one,
-// and the page offers to reload into it (js/main.js, its part on a new release). Each worker answers from the cache of
+// and the page offers to reload into it (js/notices.js, js/update.js). Each worker answers from the cache of
 // its own version only, and puts a file there only if its ETag is its release's: a page never
 // runs files of two releases.
 //
@@ -24,16 +24,17 @@ const CACHE = PREFIX + RELEASE.version;
 // rest, a few seconds later (LATER), so a language changed while offline still opens.
 const languages = self.navigator.languages ?? [];
 const LANGUAGE = languages.map((l) => l.toLowerCase().split('-')[0]).find((l) => l === 'en' || l === 'ko') ?? 'en';
-const START = ['', 'app.css', 'js/main.js', 'js/api.js', 'js/autosave.js',
+const START = ['', 'app.css', 'js/main.js', 'js/api.js', 'js/autosave.js', 'js/session.js', 'js/notices.js',
   'js/device.js', 'js/dom.js', 'js/i18n.js', `js/strings.${LANGUAGE}.js`, 'js/list.js', 'js/router.js',
   'js/weather.js'];
 // What the page loads when first used but needs offline too: the editor (an entry, a new one;
-// its marks module with it)
-// and the outbox (the first draft written). Not part of the first visit: the page asks for them
-// a few seconds after it has settled, at every start (the 'keep the rest' message, js/main.js),
+// its marks and share-and-delete modules with it), the outbox (the first draft written), and
+// the new-release notice (a page of this release says with it that a newer one waits; the
+// newer release's copy would not be this one's). Not part of the first visit: the page asks for them
+// a few seconds after it has settled, at every start (the 'keep the rest' message, js/notices.js),
 // and only those not kept yet come over the network, once. Until then (the first seconds of a
 // first visit) an entry does not open offline; the list does, and drafts wait in localStorage.
-const LATER = ['js/editor.js', 'js/outbox.js', 'js/marks.js', `js/strings.${LANGUAGE === 'ko' ? 'en' : 'ko'}.js`];
+const LATER = ['js/editor.js', 'js/entryActions.js', 'js/outbox.js', 'js/marks.js', 'js/dialogs.js', 'dialogs.css', 'js/update.js', 'update.css', `js/strings.${LANGUAGE === 'ko' ? 'en' : 'ko'}.js`];
 // The rest of the shell (the modules loaded on demand that need the server anyway, swipe.js,
 // which only touch screens use and offline rows do not, the manifests, the icons) is kept the
 // first time it is asked for. (Not the page's icon: Chromium fetches it outside the page's

@@ -6,7 +6,8 @@
 import * as api from './api.js';
 import * as autosave from './autosave.js';
 import * as device from './device.js';
-import { chooseAction, confirmAction, hideToast, toast } from './dom.js';
+import { chooseAction, confirmAction } from './dialogs.js';
+import { h, hideToast, toast } from './dom.js';
 import { lang, t } from './i18n.js';
 
 // How long logging out waits for the drafts to reach the server before asking, and after how
@@ -53,6 +54,10 @@ const words = {
   },
 };
 const w = words[lang] ?? words.en;
+
+// The form's styles come with it, before anything is drawn (a first visit of someone logged in
+// needs none of them).
+await new Promise((resolve) => document.head.append(h('link', { rel: 'stylesheet', href: 'account.css', onload: resolve, onerror: resolve })));
 
 /**
  * Draws the setup form (`setupNeeded`, from the server's answer that no one is logged in) or
@@ -145,7 +150,7 @@ async function logOut() {
   await device.forgetWriter(user);
   device.loggedOut();
   autosave.loggedOutEverywhere(user);
-  // The session is over, as if it had ended elsewhere: main.js brings the login form.
+  // The session is over, as if it had ended elsewhere: session.js brings the login form.
   api.sessionEvents.dispatchEvent(new Event('ended'));
 }
 

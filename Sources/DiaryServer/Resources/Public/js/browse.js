@@ -4,7 +4,8 @@
 // Loaded when first needed: it needs the server anyway.
 
 import * as api from './api.js';
-import { ask, h, icon, iconLink, toast } from './dom.js';
+import { ask } from './dialogs.js';
+import { h, icon, iconLink, toast } from './dom.js';
 import { formatAs, formatDate, lang, t } from './i18n.js';
 import { grouped, paged, row } from './list.js';
 import { back, go } from './router.js';
@@ -286,7 +287,6 @@ export function showTags(root) {
       { value: 'rename', label: w.rename },
       { value: '', label: t.cancel },
     ]);
-    field.select();
     if ((await answer) !== 'rename' || !field.value.trim() || field.value === tag) return;
     try {
       const done = await api.post('tags/rename', { from: tag, to: field.value });

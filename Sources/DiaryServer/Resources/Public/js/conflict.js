@@ -2,7 +2,8 @@
 // versions are shown and the writer keeps theirs or takes the other.
 
 import * as autosave from './autosave.js';
-import { ask, h } from './dom.js';
+import { ask } from './dialogs.js';
+import { h } from './dom.js';
 import { lang } from './i18n.js';
 
 const words = {

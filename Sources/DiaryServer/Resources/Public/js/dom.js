@@ -1,8 +1,6 @@
-// The page's building blocks: elements from data, icons, marked search words,
-// dialogs and the toast. Strings always become text nodes, never markup, so an
+// The page's building blocks: elements from data, icons, marked search words and the
+// toast (the dialogs are dialogs.js). Strings always become text nodes, never markup, so an
 // entry titled `<img src=x onerror=alert(1)>` shows as those characters.
-
-import { t } from './i18n.js';
 
 export function h(tag, props = {}, ...children) {
   const el = document.createElement(tag);
@@ -71,46 +69,6 @@ export function highlight(text, query) {
   }
   out.append(text.slice(last));
   return out;
-}
-
-// Dialogs are <dialog>, so focus, Escape and the backdrop come from the browser.
-let serial = 0;
-
-/** A modal dialog whose buttons close it with their value; resolves the chosen value or ''. */
-export function ask(className, label, content, buttons) {
-  const id = `dialog-${++serial}`;
-  const dialog = h(
-    'dialog',
-    { class: className, 'aria-labelledby': id },
-    h('form', { method: 'dialog' },
-      h('p', { id, class: 'dialog-label' }, label),
-      content,
-      h('div', { class: 'dialog-buttons' }, buttons.map((b) =>
-        h('button', { value: b.value, class: b.danger ? 'danger' : '', autofocus: b.autofocus }, b.label)))));
-  // A click on the backdrop (the dialog element itself) dismisses it.
-  dialog.addEventListener('click', (e) => e.target === dialog && dialog.close(''));
-  document.body.append(dialog);
-  dialog.showModal();
-  return new Promise((resolve) => {
-    dialog.addEventListener('close', () => {
-      dialog.remove();
-      resolve(dialog.returnValue);
-    });
-  });
-}
-
-/** Asks a yes/no question (yes does harm: delete, say); resolves true for yes. */
-export async function confirmAction(message, yesLabel) {
-  const answer = await ask('alert', message, null, [
-    { value: 'yes', label: yesLabel, danger: true },
-    { value: 'no', label: t.cancel, autofocus: true },
-  ]);
-  return answer === 'yes';
-}
-
-/** A menu of actions plus Cancel, like the iOS action sheet; resolves the chosen value or ''. */
-export function chooseAction(label, actions) {
-  return ask('sheet', label, null, [...actions, { value: '', label: t.cancel }]);
 }
 
 let toastTimer = null;

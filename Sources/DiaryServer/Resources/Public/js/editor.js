@@ -5,9 +5,11 @@
 import * as api from './api.js';
 import * as autosave from './autosave.js';
 import { getEntry } from './device.js';
-import { chooseAction, h, iconButton, iconLink, toast } from './dom.js';
+import { chooseAction } from './dialogs.js';
+import { h, iconButton, iconLink, toast } from './dom.js';
 import { formatAs, lang, t } from './i18n.js';
-import { deleteEntry, shareEntry } from './list.js';
+import { deleteEntry, shareEntry } from './entryActions.js';
+import { forgetEntry } from './list.js';
 import { back, refresh } from './router.js';
 import { marks } from './marks.js';
 import { locate, weatherLine } from './weather.js';
@@ -261,6 +263,7 @@ export function showEditor(root, existingId) {
       onDeleted: () => {
         gone = true;
         autosave.forget(id);
+        forgetEntry(id); // from the rows on show too (the list beside the editor)
         back();
       },
       onRestored: refresh,

@@ -2,14 +2,14 @@
 // whose words are in the address (#/search?q=…); the next rows as the writer scrolls; each row's
 // Share and Delete (swipe on touch screens, the row's menu with a mouse or keyboard).
 // Back from an entry the list is as the writer left it: the same rows, scrolled as they were.
-// What the writer does to an entry, from a row or from the editor, is here too (below): share
-// it, or delete it with a question first and Undo after; and the infinite scroll that the trash
-// uses too.
+// The infinite scroll that the trash uses too is here (below). What the writer does to an entry
+// from a row (share it, or delete it with a question first and Undo after) is entryActions.js,
+// loaded when first used.
 
 import * as api from './api.js';
 import * as autosave from './autosave.js';
 import * as device from './device.js';
-import { chooseAction, confirmAction, h, highlight, icon, iconButton, iconLink, toast } from './dom.js';
+import { h, highlight, icon, iconButton, iconLink, toast } from './dom.js';
 import { formatAs, formatDate, localDay, nearDay, t } from './i18n.js';
 import { go, navigation, refresh, showingList } from './router.js';
 import { weatherIcon } from './weather.js';
@@ -50,7 +50,11 @@ autosave.events.addEventListener('saved', (e) => {
   for (const mark of document.querySelectorAll(`.row[data-id="${e.detail.id}"] .waiting`)) mark.remove();
 });
 
-function forgetEntry(id) {
+/** Share and Delete (entryActions.js): loaded the first time a row's are used. */
+const entryActions = () => import('./entryActions.js');
+
+/** The entry is gone from the diary (in the trash): from the rows kept and on show too. */
+export function forgetEntry(id) {
   last.entries = last.entries.filter((old) => old.id !== id);
   if (lastSearch) lastSearch.results = lastSearch.results.filter((r) => r.entry.id !== id);
   for (const view of views) view.removed(id);
@@ -121,7 +125,8 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
       onFirst: (page) => {
         if (page.entries.length) {
           const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
-          api.get(`on-this-day?date=${localDay(new Date()).day}&timeZone=${zone}&perYear=1`).then((a) => memories(a.years), () => {});
+          api.get(`on-this-day?date=${localDay(new Date()).day}&timeZone=${zone}&perYear=1&years=${FEW_YEARS}`)
+            .then((a) => memories({ years: a.years, all: !a.earlier }), () => {});
         }
         return page.entries.length || drafted.length || showEmpty(notice);
       },
@@ -167,10 +172,19 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
     scroller.scrollTop = scroll;
   };
 
-  // What was written on this day in earlier years starts the list (drawn by memories.js).
-  const memories = (years) => {
-    onThisDay = years;
-    if (years.length) import('./memories.js').then((m) => main.isConnected && m.drawOnThisDay(journal, years, (entry) => row(entry, context)), () => {});
+  // What was written on this day in earlier years starts the list (drawn by memories.js): the
+  // nearest few years, and the rest when the writer asks (a diary of 20 years would otherwise
+  // push today's entries a screen down, and weigh a third of the first visit).
+  const memories = (found) => {
+    onThisDay = found;
+    const { years, all } = found;
+    if (!years.length) return;
+    const more = all ? null : () => {
+      const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+      return api.get(`on-this-day?date=${localDay(new Date()).day}&timeZone=${zone}&perYear=1`)
+        .then((a) => memories({ years: a.years, all: true }));
+    };
+    import('./memories.js').then((m) => main.isConnected && m.drawOnThisDay(journal, years, (entry) => row(entry, context), more), () => {});
   };
 
   // The rows kept from the last visit, as they were; the next page where they ended.
@@ -354,7 +368,8 @@ export function grouped(journal, context) {
   });
 }
 let groups = 0; // for the month headers' ids
-let onThisDay = []; // the earlier years' entries of this day, as last asked
+let onThisDay = { years: [], all: true }; // the earlier years' entries of this day, as last asked
+const FEW_YEARS = 3; // on this day shows the nearest years with entries, the rest when asked
 
 export function row(entry, context, snippet) {
   const title = entry.title.trim();
@@ -366,7 +381,8 @@ export function row(entry, context, snippet) {
   const share = async () => {
     context.swipe.close();
     try {
-      await shareEntry(await api.getEntry(entry.id));
+      const [actions, found] = await Promise.all([entryActions(), api.getEntry(entry.id)]);
+      await actions.shareEntry(found);
     } catch {
       toast(t.loadFailed);
     }
@@ -375,7 +391,8 @@ export function row(entry, context, snippet) {
     li.remove(); // a search result; a row of the journal goes with the rest (forgetEntry)
     forgetEntry(entry.id);
   };
-  const remove = () => deleteEntry(entry.id, { onDeleted: removed, onRestored: refresh });
+  const remove = () => entryActions().then((m) => m.deleteEntry(entry.id, { onDeleted: removed, onRestored: refresh }),
+    () => toast(t.loadFailed));
   // Starred (or not) as the entry's next version; the row is drawn again with it.
   const star = async () => {
     context.swipe.close();
@@ -401,7 +418,9 @@ export function row(entry, context, snippet) {
       iconButton('more', t.moreFor(title || t.untitled), {
         class: 'icon-button row-more', 'aria-haspopup': 'dialog',
         onclick: async () => {
-          const choice = await chooseAction(t.actionsFor(title || t.untitled), [
+          const dialogs = await import('./dialogs.js').catch(() => null);
+          if (!dialogs) return void toast(t.loadFailed);
+          const choice = await dialogs.chooseAction(t.actionsFor(title || t.untitled), [
             { value: 'star', label: starLabel },
             { value: 'share', label: t.share },
             { value: 'delete', label: t.delete, danger: true },
@@ -529,75 +548,6 @@ function showError(notice) {
     h('p', {}, t.loadFailed),
     h('button', { type: 'button', class: 'button', onclick: () => refresh() }, t.tryAgain));
   notice.hidden = false;
-}
-
-// -- Share and Delete, from a row or from the editor -----------------------------------------------
-// Sharing uses the Web Share API where the browser has it (the web's UIActivityViewController),
-// otherwise a copy to the clipboard.
-
-/**
- * Asks, moves the entry to the trash and offers Undo.
- * `onDeleted` runs once it is in the trash, `onRestored` after an Undo.
- */
-export async function deleteEntry(id, { onDeleted, onRestored } = {}) {
-  if (!(await confirmAction(t.confirmDelete, t.delete))) return false;
-  try {
-    await api.trashEntry(id);
-  } catch (error) {
-    toast(error.status ? error.message : t.loadFailed);
-    return false;
-  }
-  device.forgetEntry(id); // the list offline does not show it any more
-  onDeleted?.();
-  forgetEntry(id); // from the rows on show too (the list beside the editor)
-  offerUndo(id, t.movedToTrash, onRestored);
-  return true;
-}
-
-export function offerUndo(id, message, onRestored) {
-  toast(message, {
-    action: t.undo,
-    onAction: async () => {
-      try {
-        await api.restoreEntry(id);
-        onRestored?.();
-      } catch (error) {
-        toast(error.status ? error.message : t.loadFailed);
-      }
-    },
-  });
-}
-
-export async function shareEntry(entry) {
-  // The shared text: title, long date, then the body.
-  const { title, body, createdAt } = entry;
-  const text = [title.trim(), formatDate(createdAt), '', body].filter((line, i) => i || line).join('\n').trim();
-  if (navigator.share) {
-    try {
-      await navigator.share({ title, text });
-      return;
-    } catch (error) {
-      if (error.name === 'AbortError') return; // the writer closed the share sheet
-    }
-  }
-  try {
-    await copy(text);
-    toast(t.copied);
-  } catch {
-    toast(t.shareFailed);
-  }
-}
-
-async function copy(text) {
-  if (navigator.clipboard?.writeText) return navigator.clipboard.writeText(text);
-  // Plain http on a home network has no Clipboard API; the old way still works.
-  const area = Object.assign(document.createElement('textarea'), { value: text, readOnly: true });
-  area.className = 'offscreen';
-  document.body.append(area);
-  area.select();
-  const ok = document.execCommand('copy');
-  area.remove();
-  if (!ok) throw new Error('copy failed');
 }
 
 // -- Infinite scroll, for the list and the trash: the next page loads when the end of the rows

@@ -5,7 +5,8 @@
 
 import * as api from './api.js';
 import * as autosave from './autosave.js';
-import { ask, h, icon, toast } from './dom.js';
+import { ask } from './dialogs.js';
+import { h, icon, toast } from './dom.js';
 import { lang, t } from './i18n.js';
 
 const words = {

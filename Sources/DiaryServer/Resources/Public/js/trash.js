@@ -1,7 +1,8 @@
 // The trash: entries deleted from the list, to restore or delete for good.
 
 import * as api from './api.js';
-import { confirmAction, h, iconLink, toast } from './dom.js';
+import { confirmAction } from './dialogs.js';
+import { h, iconLink, toast } from './dom.js';
 import { formatDate, lang, t } from './i18n.js';
 import { paged } from './list.js';
 import { back, refresh } from './router.js';
