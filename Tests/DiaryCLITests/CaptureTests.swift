@@ -69,6 +69,36 @@ struct CaptureTests {
         #expect(far.error.contains("falls outside the years an entry may have (1 to 9999)"))
     }
 
+    @Test("A word-date in front, quoted or not, dates the entry yesterday at 21:30 in the local time zone")
+    func wordDateInFront() throws {
+        let seoul = try #require(TimeZone(identifier: "Asia/Seoul"))
+        for words in [["yesterday 21:30: Walked by the river"], ["yesterday", "21:30:", "Walked", "by", "the", "river"]] {
+            let diary = try DiaryProcess()
+            // Read before and after: the test may run across Seoul's midnight.
+            let before = Self.yesterday(hour: 21, minute: 30, in: seoul)
+            let saved = try diary.run(["new"] + words, environment: ["TZ": "Asia/Seoul"])
+            let after = Self.yesterday(hour: 21, minute: 30, in: seoul)
+            #expect(saved.status == 0, "\(words): \(saved.error)")
+            #expect(saved.output.contains("9:30") && saved.output.contains("PM"), "\(words): \(saved.output)")
+            let entry = try newest(diary)
+            #expect(entry["title"] as? String == "Walked by the river", "\(words)")
+            #expect(entry["excerpt"] as? String == "", "\(words)")
+            let createdAt = try #require(entry["createdAt"] as? String)
+            #expect([before, after].contains(createdAt), "\(words): \(createdAt), not \(before)")
+        }
+    }
+
+    /// Yesterday at `hour`:`minute` in `timeZone`, as `list --json` writes the moment (UTC).
+    static func yesterday(hour: Int, minute: Int, in timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let today = calendar.startOfDay(for: Date())
+        let moment = calendar.date(byAdding: DateComponents(day: -1, hour: hour, minute: minute), to: today)!
+        let format = ISO8601DateFormatter()
+        format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return format.string(from: moment)
+    }
+
     @Test("last and -1, -2, … name the newest entries wherever an id is asked for")
     func newestByPlace() throws {
         let diary = try DiaryProcess()
