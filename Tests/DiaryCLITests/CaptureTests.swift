@@ -184,6 +184,29 @@ struct HonestMessageTests {
         #expect(try diary.run(["serach", "x"]).error.contains("\"search\""))
     }
 
+    @Test("--yes answers only the question of rm --purge and trash --empty: alone it is a usage error that changes nothing")
+    func yesAlone() throws {
+        let diary = try DiaryProcess()
+        try diary.run(["new", "Kept"])
+        for arguments in [["rm", "--yes", "last"], ["rm", "-y", "last"]] {
+            let refused = try diary.run(arguments)
+            #expect(refused.status == 64, "\(arguments): \(refused.output)")
+            #expect(refused.error.contains("--yes only answers the question --purge asks"), "\(refused.error)")
+        }
+        #expect(try diary.entries().compactMap { $0["title"] as? String } == ["Kept"])
+        #expect(try diary.run(["trash"]).output.contains("The trash is empty"))
+        try diary.run(["new", "Thrown away"])
+        try diary.run(["rm", "last"])
+        let notEmptied = try diary.run(["trash", "--yes"])
+        #expect(notEmptied.status == 64)
+        #expect(notEmptied.error.contains("--yes only answers the question --empty asks"), "\(notEmptied.error)")
+        #expect(try diary.run(["trash"]).output.contains("Thrown away"))
+        // With the question it answers, --yes does what it says.
+        #expect(try diary.run(["rm", "--purge", "--yes", "last"]).output.contains("for good"))
+        #expect(try diary.entries().isEmpty)
+        #expect(try diary.run(["trash", "--empty", "--yes"]).output.contains("Deleted 1 entry for good"))
+    }
+
     @Test("rm --purge without a terminal needs no answer; export refuses to overwrite a file unless --force")
     func purgeAndOverwrite() throws {
         let diary = try DiaryProcess()
