@@ -50,6 +50,39 @@ struct AccountCommandTests {
         #expect(try diary.run(["list"], environment: ["DIARY_USER": "mina"]).output.contains("Mina's day"))
     }
 
+    @Test("backup copies every account's diary and asks for no user")
+    func backupOfSeveralAccounts() throws {
+        let diary = try DiaryProcess()
+        try diary.run(["user", "add", "mina"], input: "long enough pw\n", environment: fast)
+        try diary.run(["user", "add", "joon"], input: "long enough pw\n", environment: fast)
+        try diary.run(["new", "Mina's day", "--user", "mina"])
+        try diary.run(["new", "Joon's day", "--user", "joon"])
+        try diary.run(["new", "Joon's night", "--user", "joon"])
+        try diary.run(["rm", "last", "--user", "joon"])
+        let target = diary.folder.appendingPathComponent("backup.sqlite").path
+        // Several users, no --user and no DIARY_USER: an entry command would ask whose diary; backup does not.
+        let backup = try diary.run(["backup", target])
+        #expect(backup.status == 0, "\(backup.error)")
+        #expect(backup.output.contains("Backed up the diary to \(target)."))
+        #expect(backup.error.isEmpty, "\(backup.error)")
+
+        // The copy holds both accounts, each with its own entries and trash.
+        let copy = ["DIARY_DATABASE": target]
+        let users = try diary.run(["user", "list"], environment: copy).output
+        #expect(users.contains("mina") && users.contains("joon"), "\(users)")
+        let minas = try diary.run(["list", "--user", "mina"], environment: copy).output
+        #expect(minas.contains("Mina's day") && !minas.contains("Joon's"), "\(minas)")
+        let joons = try diary.run(["list", "--user", "joon"], environment: copy).output
+        #expect(joons.contains("Joon's day") && !joons.contains("Mina's"), "\(joons)")
+        #expect(try diary.run(["trash", "--user", "joon"], environment: copy).output.contains("Joon's night"))
+
+        // --user is no option of backup: refused, nothing written.
+        let other = diary.folder.appendingPathComponent("other.sqlite").path
+        let withUser = try diary.run(["backup", "--user", "mina", other])
+        #expect(withUser.status == 64)
+        #expect(!FileManager.default.fileExists(atPath: other))
+    }
+
     @Test("token create prints a token once; list shows names only; revoke removes it")
     func tokens() throws {
         let diary = try DiaryProcess()

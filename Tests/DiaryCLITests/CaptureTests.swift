@@ -69,6 +69,36 @@ struct CaptureTests {
         #expect(far.error.contains("falls outside the years an entry may have (1 to 9999)"))
     }
 
+    @Test("A word-date in front, quoted or not, dates the entry yesterday at 21:30 in the local time zone")
+    func wordDateInFront() throws {
+        let seoul = try #require(TimeZone(identifier: "Asia/Seoul"))
+        for words in [["yesterday 21:30: Walked by the river"], ["yesterday", "21:30:", "Walked", "by", "the", "river"]] {
+            let diary = try DiaryProcess()
+            // Read before and after: the test may run across Seoul's midnight.
+            let before = Self.yesterday(hour: 21, minute: 30, in: seoul)
+            let saved = try diary.run(["new"] + words, environment: ["TZ": "Asia/Seoul"])
+            let after = Self.yesterday(hour: 21, minute: 30, in: seoul)
+            #expect(saved.status == 0, "\(words): \(saved.error)")
+            #expect(saved.output.contains("9:30") && saved.output.contains("PM"), "\(words): \(saved.output)")
+            let entry = try newest(diary)
+            #expect(entry["title"] as? String == "Walked by the river", "\(words)")
+            #expect(entry["excerpt"] as? String == "", "\(words)")
+            let createdAt = try #require(entry["createdAt"] as? String)
+            #expect([before, after].contains(createdAt), "\(words): \(createdAt), not \(before)")
+        }
+    }
+
+    /// Yesterday at `hour`:`minute` in `timeZone`, as `list --json` writes the moment (UTC).
+    static func yesterday(hour: Int, minute: Int, in timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let today = calendar.startOfDay(for: Date())
+        let moment = calendar.date(byAdding: DateComponents(day: -1, hour: hour, minute: minute), to: today)!
+        let format = ISO8601DateFormatter()
+        format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return format.string(from: moment)
+    }
+
     @Test("last and -1, -2, … name the newest entries wherever an id is asked for")
     func newestByPlace() throws {
         let diary = try DiaryProcess()
@@ -152,6 +182,29 @@ struct HonestMessageTests {
         #expect(typo.status == 64)
         #expect(typo.error.contains("Did you mean \"list\"?"))
         #expect(try diary.run(["serach", "x"]).error.contains("\"search\""))
+    }
+
+    @Test("--yes answers only the question of rm --purge and trash --empty: alone it is a usage error that changes nothing")
+    func yesAlone() throws {
+        let diary = try DiaryProcess()
+        try diary.run(["new", "Kept"])
+        for arguments in [["rm", "--yes", "last"], ["rm", "-y", "last"]] {
+            let refused = try diary.run(arguments)
+            #expect(refused.status == 64, "\(arguments): \(refused.output)")
+            #expect(refused.error.contains("--yes only answers the question --purge asks"), "\(refused.error)")
+        }
+        #expect(try diary.entries().compactMap { $0["title"] as? String } == ["Kept"])
+        #expect(try diary.run(["trash"]).output.contains("The trash is empty"))
+        try diary.run(["new", "Thrown away"])
+        try diary.run(["rm", "last"])
+        let notEmptied = try diary.run(["trash", "--yes"])
+        #expect(notEmptied.status == 64)
+        #expect(notEmptied.error.contains("--yes only answers the question --empty asks"), "\(notEmptied.error)")
+        #expect(try diary.run(["trash"]).output.contains("Thrown away"))
+        // With the question it answers, --yes does what it says.
+        #expect(try diary.run(["rm", "--purge", "--yes", "last"]).output.contains("for good"))
+        #expect(try diary.entries().isEmpty)
+        #expect(try diary.run(["trash", "--empty", "--yes"]).output.contains("Deleted 1 entry for good"))
     }
 
     @Test("rm --purge without a terminal needs no answer; export refuses to overwrite a file unless --force")

@@ -65,7 +65,7 @@ struct ImportExportTests {
         #expect(markdown.contains("All day."))
     }
 
-    @Test("Markdown export gives the date and time in the writer's zone and language, and a body never starts another entry")
+    @Test("Markdown export gives its heading, dates and times in the writer's zone and language, and a body never starts another entry")
     func markdownForReaders() throws {
         let diary = try DiaryProcess()
         try diary.run(["new", "--date", "2024-05-01 21:30", "--title", "Notes",
@@ -85,5 +85,8 @@ struct ImportExportTests {
         let korean = try diary.run(["export", "--format", "markdown"], language: "ko_KR.UTF-8", environment: ["TZ": "Asia/Seoul"]).output
         #expect(korean.contains("*2024년 5월 1일 오후 9:30*"), "\(korean)")
         #expect(korean.contains("## 제목 없음\n"))
+        #expect(korean.hasPrefix("# 일기장\n"), "\(korean)")
+        let koreanHeadings = korean.split(separator: "\n").filter { $0.hasPrefix("# ") || $0.hasPrefix("## ") }
+        #expect(koreanHeadings == ["# 일기장", "## Notes", "## 제목 없음"], "\(koreanHeadings)")
     }
 }

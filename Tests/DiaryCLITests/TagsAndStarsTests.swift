@@ -100,6 +100,9 @@ struct TagsAndTodayCommandTests {
         #expect(today.status == 0, "\(today.error)")
         #expect(today.output.contains("1 year ago") && today.output.contains("Late walk a year ago"), "\(today.output)")
         #expect(today.output.contains("5 years ago") && !today.output.contains("Another day"), "\(today.output)")
+        let korean = try diary.run(["today", "--on", "2025-11-25"], language: "ko_KR.UTF-8", environment: seoul).output
+        #expect(korean.contains("1년 전\n") && korean.contains("5년 전\n") && korean.contains("Late walk a year ago"), "\(korean)")
+        #expect(!korean.split(separator: "\n").contains { $0.hasSuffix("years ago") || $0 == "1 year ago" }, "\(korean)")
         let none = try diary.run(["today", "--on", "2025-07-01"], environment: seoul)
         #expect(none.output.contains("Nothing written on July 1"), "\(none.output)")
     }

@@ -6,11 +6,14 @@ import Testing
 @Suite("At a terminal", .serialized)
 struct TerminalTests {
     /// `diary ARGS` in a pseudo-terminal, `input` typed into it; the screen's text, without the
-    /// terminal's carriage returns.
-    func atTerminal(_ diary: DiaryProcess, _ arguments: String, input: String = "",
+    /// terminal's carriage returns. Its size is told by `COLUMNS` and `LINES`, or, given `size`,
+    /// is the pseudo-terminal's own (set by stty), with neither variable set.
+    func atTerminal(_ diary: DiaryProcess, _ arguments: String, input: String = "", size: (columns: Int, rows: Int)? = nil,
                     environment: [String: String] = [:]) throws -> String {
-        let screen = try diary.shell("script -qec \"\\\"$DIARY\\\" \(arguments)\" /dev/null", input: input,
-                                     environment: ["TERM": "xterm", "COLUMNS": "100", "LINES": "40"].merging(environment) { $1 })
+        let resize = size.map { "stty cols \($0.columns) rows \($0.rows); " } ?? ""
+        let told = size == nil ? ["COLUMNS": "100", "LINES": "40"] : ["COLUMNS": "", "LINES": ""]
+        let screen = try diary.shell("script -qec \"\(resize)\\\"$DIARY\\\" \(arguments)\" /dev/null", input: input,
+                                     environment: told.merging(["TERM": "xterm"]) { $1 }.merging(environment) { $1 })
         return screen.output.replacingOccurrences(of: "\r", with: "")
     }
 
@@ -47,6 +50,53 @@ struct TerminalTests {
         }
         // Piped, nothing is cut to a width.
         #expect(try diary.run(["list"], environment: ["COLUMNS": "60"]).output.contains("An English title long enough to be cut at forty columns"))
+    }
+
+    @Test("Without COLUMNS, list and search take the terminal's own width")
+    func terminalsOwnWidth() throws {
+        let diary = try DiaryProcess()
+        try diary.run(["new", "가나다라마바사아자차카타파하 가나다라마바사아자차카타파하 일기", "--body", "이어지는 내용"])
+        try diary.run(["new", "An English title long enough to be cut at fifty columns", "--body", "and a body"])
+        for (command, found) in [("list", 2), ("search 가나", 1)] {
+            let screen = try atTerminal(diary, command, size: (columns: 50, rows: 40), environment: ["NO_COLOR": "1"])
+            let lines = plain(screen).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+            #expect(lines.count == found, "\(command): \(screen.debugDescription)")
+            for line in lines {
+                #expect(DisplayColumns.of(line) <= 50, "\(command): \(line)")
+                #expect(DisplayColumns.of(line) >= 45, "\(command): \(line)")
+                #expect(line.hasSuffix("…"), "\(command): \(line)")
+            }
+        }
+        // The same terminal 120 columns wide: the English title fits whole.
+        let wide = plain(try atTerminal(diary, "list", size: (columns: 120, rows: 40), environment: ["NO_COLOR": "1"]))
+        #expect(wide.contains("An English title long enough to be cut at fifty columns — and a body\n"), "\(wide)")
+    }
+
+    @Test("Without $PAGER, long output goes through less with LESS=FRX, as git does; a LESS of one's own is kept")
+    func lessWhenNoPager() throws {
+        let diary = try DiaryProcess()
+        for day in 1...12 { try diary.run(["new", "--date", "2024-05-\(day) 10:00", "Day \(day)"]) }
+        // A less of the test's own, first on PATH: it writes down how it was started and what it was given.
+        let bin = diary.folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let recorded = diary.folder.appendingPathComponent("less.txt").path
+        let less = bin.appendingPathComponent("less").path
+        try "#!/bin/sh\n{ printf 'arguments=%s\\n' \"$*\"; printf 'LESS=%s\\n' \"$LESS\"; cat; } > '\(recorded)'\n"
+            .write(toFile: less, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: less)
+        let environment = ["PAGER": "", "LINES": "5", "PATH": bin.path + ":/usr/bin:/bin"]
+
+        let screen = try atTerminal(diary, "list", environment: environment)
+        #expect(!screen.contains("Day 12"), "\(screen)")
+        var paged = try String(contentsOfFile: recorded, encoding: .utf8)
+        #expect(paged.components(separatedBy: "Day ").count - 1 == 12, "\(paged)")  // the whole list
+        // less -FRX: quit when it fits one screen, keep colours, leave the text on the screen.
+        #expect(paged.contains("LESS=FRX\n") || paged.contains("arguments=-FRX\n"), "\(paged)")
+
+        try FileManager.default.removeItem(atPath: recorded)
+        _ = try atTerminal(diary, "list", environment: environment.merging(["LESS": "-R"]) { $1 })
+        paged = try String(contentsOfFile: recorded, encoding: .utf8)
+        #expect(paged.contains("LESS=-R\n") && paged.contains("Day 12"), "\(paged)")
     }
 
     @Test("Long output goes through $PAGER at a terminal; --no-pager and pipes write it straight")

@@ -48,6 +48,25 @@ struct CommandLineWeatherTests {
         }
     }
 
+    @Test("show gives the entry's weather: its emoji, the provider's words and the temperature")
+    func showWeather() async throws {
+        try await FakeWeatherServer.withServer { base in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-cli-weather-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let environment = ["DIARY_DATABASE": folder.appendingPathComponent("d.sqlite").path, "DIARY_OPEN_METEO_URL": base + "/ok"]
+            _ = try await Self.diary(["new", "Walk", "--location", "37.5665,126.978"], environment: environment)
+            // The fixture's weather code 61 at 3.4 °C.
+            let shown = try await Self.diary(["show", "last"], environment: environment)
+            #expect(shown.contains(" · 🌧️ Slight rain 3°C"), "\(shown)")
+            #expect(shown.hasPrefix("Walk\n"), "\(shown)")
+            // An entry the provider gave nothing for shows no weather.
+            let failing = environment.merging(["DIARY_OPEN_METEO_URL": base + "/error500"]) { $1 }
+            _ = try await Self.diary(["new", "Indoors", "--location", "37.5665,126.978"], environment: failing)
+            let indoors = try await Self.diary(["show", "last"], environment: environment)
+            #expect(indoors.hasPrefix("Indoors\n") && !indoors.contains("°C") && !indoors.contains("rain"), "\(indoors)")
+        }
+    }
+
     @Test("new --location keeps the writer waiting at most a moment when the provider hangs")
     func hangingProvider() async throws {
         try await FakeWeatherServer.withServer { base in

@@ -7,13 +7,14 @@ import Foundation
 /// Markdown would read as a heading or a rule are escaped, so a body can never be mistaken for
 /// the start of another entry.
 public struct MarkdownExport {
-    public static let header = "# Diary\n"
-
     let dates: LongDate
 
     public init(dates: LongDate) {
         self.dates = dates
     }
+
+    /// The file's first line: the diary's name in the reader's language.
+    public var header: String { isKorean ? "# 일기장\n" : "# Diary\n" }
 
     /// One entry: its title as a heading, when it was written, then its body.
     public func section(for entry: Entry) -> String {
@@ -27,7 +28,9 @@ public struct MarkdownExport {
     }
 
     /// An entry without a title, in the reader's language.
-    var untitled: String { dates.locale.language.languageCode?.identifier == "ko" ? "제목 없음" : "Untitled" }
+    var untitled: String { isKorean ? "제목 없음" : "Untitled" }
+
+    private var isKorean: Bool { dates.locale.language.languageCode?.identifier == "ko" }
 
     /// `body` with every line that would be a heading (`# …`, or the `===`/`---` under a line)
     /// or a rule (`***`, `- - -`) escaped by a backslash before its first mark.

@@ -59,9 +59,9 @@ struct ExportCommand: AsyncParsableCommand {
     private func write(store: Diary, to handle: FileHandle) async throws {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(4 << 20)
-        buffer.append(contentsOf: (format == .json ? ExportFile.header : MarkdownExport.header).utf8)
         let writer = EntryJSONWriter()
         let markdown = MarkdownExport(dates: LongDate(environment: ProcessInfo.processInfo.environment))
+        buffer.append(contentsOf: (format == .json ? ExportFile.header : markdown.header).utf8)
         var batch = try await store.export(after: nil, limit: 1_000)
         var first = true
         while true {

@@ -17,6 +17,14 @@ struct RemoveCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "With --purge: do not ask first (for scripts).")
     var yes = false
 
+    func validate() throws {
+        // rm alone moves the entry to the trash and asks nothing: a --yes there would answer no
+        // question, and a script that meant to delete for good would only move the entry.
+        if yes && !purge {
+            throw ValidationError("--yes only answers the question --purge asks, so nothing was done: add --purge to delete the entry for good, or leave out --yes to move it to the trash.")
+        }
+    }
+
     func run() async throws {
         let store = try await options.openDiary()
         let found = try await EntryReference.resolve(id, in: store)

@@ -41,8 +41,14 @@ struct TodayCommand: AsyncParsableCommand {
         }
         for (index, year) in years.enumerated() {
             if index > 0 { print("") }
-            print(year.years == 1 ? "1 year ago" : "\(year.years) years ago")
+            print(Self.yearsAgo(year.years, in: printer.dates.locale))
             for entry in year.entries { print(printer.line(entry)) }
         }
+    }
+
+    /// "5 years ago" in the reader's language, as the dates are (`LC_ALL`, `LC_TIME`, `LANG`).
+    static func yearsAgo(_ years: Int, in locale: Locale) -> String {
+        if locale.language.languageCode?.identifier == "ko" { return "\(years)년 전" }
+        return years == 1 ? "1 year ago" : "\(years) years ago"
     }
 }

@@ -26,6 +26,9 @@ struct TrashCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard n >= 1 else { throw ValidationError("-n must be at least 1.") }
+        if yes && !empty {
+            throw ValidationError("--yes only answers the question --empty asks, so nothing was done: add --empty to empty the trash, or leave out --yes to list it.")
+        }
     }
 
     func run() async throws {
