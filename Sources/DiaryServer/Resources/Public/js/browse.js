@@ -281,7 +281,7 @@ export function showTags(root) {
       h('button', { type: 'button', class: 'button', 'aria-label': w.renameTag(tag), onclick: () => rename(tag) }, w.rename))));
   }, () => failed(list));
   const rename = async (tag) => {
-    const field = h('input', { type: 'text', value: tag, maxlength: 100, 'aria-label': w.newName, class: 'dialog-field' });
+    const field = h('input', { type: 'text', value: tag, 'aria-label': w.newName, class: 'dialog-field' });
     const answer = ask('rename', w.renameTag(tag), h('div', {}, field, h('p', { class: 'dialog-help' }, w.renameHelp)), [
       { value: 'rename', label: w.rename },
       { value: '', label: t.cancel },

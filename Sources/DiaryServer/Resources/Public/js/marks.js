@@ -14,7 +14,9 @@ const words = {
     addTag: 'Add a tag',
     removeTag: (tag) => `Remove the tag ${tag}`,
     writeFirst: 'Write something first: tags and the star go with a saved entry.',
-    badTag: 'That tag cannot be kept.',
+    badTag: 'That tag cannot be kept: a tag is a word or a few, at most 100 characters.',
+    tooLong: 'A tag can have at most 100 characters.',
+    tooMany: 'An entry can have at most 50 tags.',
     redate: 'Change the date and time',
     openTag: (tag) => `Entries tagged ${tag}`,
     when: 'Written on',
@@ -25,7 +27,9 @@ const words = {
     addTag: '태그 추가',
     removeTag: (tag) => `태그 ${tag} 지우기`,
     writeFirst: '먼저 무언가를 쓰세요. 태그와 즐겨찾기는 저장된 일기에 붙어요.',
-    badTag: '이 태그는 쓸 수 없어요.',
+    badTag: '이 태그는 쓸 수 없어요. 태그는 100자까지의 낱말이에요.',
+    tooLong: '태그는 100자까지 쓸 수 있어요.',
+    tooMany: '일기 하나에 태그는 50개까지 붙일 수 있어요.',
     redate: '날짜와 시간 바꾸기',
     openTag: (tag) => `${tag} 태그가 붙은 일기`,
     when: '쓴 날짜와 시간',
@@ -33,6 +37,20 @@ const words = {
   },
 };
 const w = words[lang] ?? words.en;
+
+// The server's limits (Sources/DiaryCore/Entry/Tags.swift): characters as the writer counts them
+// (grapheme clusters: an emoji is one, though it takes two UTF-16 units and `maxlength` counts it
+// twice), and at most four code points a character on average.
+const MAX_TAG = 100;
+const MAX_TAGS = 50;
+let segmenter;
+const characters = (text) => {
+  segmenter ??= typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
+  return segmenter ? [...segmenter.segment(text)].length : [...text].length;
+};
+const tooLong = (tag) => characters(tag) > MAX_TAG || [...tag].length > 4 * MAX_TAG;
+/** A tag as the server keeps it: in NFC, one space between its words, no `#` or `@` before it. */
+const tidied = (text) => text.normalize('NFC').split(/\s+/u).filter(Boolean).join(' ').replace(/^[#@]+/, '').trim();
 
 /**
  * The star button and the tags line for the entry `id`; `show(entry)` draws what the server
@@ -48,7 +66,7 @@ export function marks(id) {
   const choices = h('datalist', { id: `tag-choices-${id}` });
   const field = h('input', {
     type: 'text', class: 'tag-field', 'aria-label': w.addTag, placeholder: w.addTag,
-    list: choices.id, maxlength: 100, enterkeyhint: 'done', autocomplete: 'off',
+    list: choices.id, enterkeyhint: 'done', autocomplete: 'off',
   });
   const line = h('div', { class: 'entry-marks' }, list, field, choices);
 
@@ -69,23 +87,40 @@ export function marks(id) {
     return sent;
   }
 
-  /** Sends `change(entry)` on the version this page knows, once the words typed are in. */
+  /**
+   * Sends `change(entry)` on the version this page knows, once the words typed are in; resolves
+   * whether the server took it.
+   */
   async function sendNow(change) {
     await autosave.save(id);
     const version = autosave.version(id);
-    if (!entry || version == null) return void toast(w.writeFirst);
+    if (!entry || version == null) {
+      toast(w.writeFirst);
+      return false;
+    }
     try {
       show(autosave.announce(await api.patchEntry(id, version, change(entry))));
+      return true;
     } catch (error) {
+      let refused = error;
       if (error.status === 409 && error.current) {
         // Changed elsewhere meanwhile: this mark is set on what is there now (the words stay theirs).
         autosave.known(id, error.current.version);
         try {
-          return void show(autosave.announce(await api.patchEntry(id, error.current.version, change(error.current))));
-        } catch {}
+          show(autosave.announce(await api.patchEntry(id, error.current.version, change(error.current))));
+          return true;
+        } catch (again) {
+          refused = again;
+        }
       }
-      toast(error.status === 422 ? (error.message || w.badTag) : t.loadFailed);
+      // A tag refused (422) is said in the writer's language, and without the server's "Tag 3"
+      // (its place in the list sent, which the writer never saw); a date refused, in the server's words.
+      const tags = change(entry).tags;
+      if (refused.status !== 422) toast(t.loadFailed);
+      else if (!tags) toast(refused.message || t.loadFailed);
+      else toast(tags.length > MAX_TAGS ? w.tooMany : w.badTag);
       show(entry);
+      return false;
     }
   }
 
@@ -97,11 +132,18 @@ export function marks(id) {
   field.addEventListener('keydown', (e) => {
     if ((e.key !== 'Enter' && e.key !== ',') || e.isComposing) return;
     e.preventDefault();
-    const tag = field.value.trim().replace(/^[#@]+/, '');
+    const tag = tidied(field.value);
     if (!tag) return;
+    // Too long: said at once, and the words stay in the field to be shortened.
+    if (tooLong(tag)) {
+      field.setAttribute('aria-invalid', 'true');
+      return void toast(w.tooLong);
+    }
     field.value = '';
-    addTag(tag);
+    // Refused or not sent: the tag comes back into the field (if nothing was typed there since).
+    addTag(tag).then((taken) => taken || field.value || (field.value = tag), () => {});
   });
+  field.addEventListener('input', () => field.removeAttribute('aria-invalid'));
   // The diary's own tags, asked for once when the field is first used.
   field.addEventListener('focus', async () => {
     if (suggestions) return;
