@@ -155,6 +155,24 @@ def test_on_this_day_starts_the_list(pages, server):
     expect(page.get_by_role("region", name="On this day")).to_be_hidden()
 
 
+def test_on_this_day_speaks_korean(pages, server):
+    # The browser's clock on May 15, 2026: on this day is of the writer's today.
+    write(server, "바다에 간 날", "2025-05-15T03:00:00Z", "파도가 높았다.")
+    write(server, "첫눈", "2023-05-15T12:00:00Z")
+    write(server, "다른 날", "2025-05-16T12:00:00Z")
+    page = pages.context("ko-KR", timezone_id="Asia/Seoul", **PHONE).new_page()
+    page.clock.set_system_time(datetime(2026, 5, 15, 9, tzinfo=timezone.utc))
+    page.goto("/")
+    memories = page.get_by_role("region", name="오늘의 추억")
+    expect(memories.get_by_role("heading", level=3)).to_have_text(["1년 전", "3년 전"])
+    expect(memories.locator(".row-title")).to_have_text(["바다에 간 날", "첫눈"])
+    expect(memories.locator(".row-weekday")).to_have_text(["목", "월"])  # May 15 of 2025 and 2023
+    expect(memories.get_by_role("link", name="1년 전 그날의 일기 모두")).to_have_text("그날의 일기 모두")
+    expect(memories.get_by_role("link", name="3년 전 그날의 일기 모두")).to_have_attribute(
+        "href", "#/browse?from=2023-05-15&to=2023-05-15")
+    audit(page)
+
+
 def test_a_diary_without_earlier_years_shows_no_on_this_day(pages, server):
     server.create("Only today", "")
     page = pages.open("/", **PHONE)
