@@ -86,6 +86,42 @@ def test_axe_finds_no_violations_in_the_list_account_menu_editor_and_trash(pages
     audit(page)
 
 
+COLOURS = """() => {
+  const style = (selector) => getComputedStyle(document.querySelector(selector));
+  return {
+    page: [style('body').backgroundColor, style('body').color],
+    bar: [style('.bar').backgroundColor, style('.bar h1').color],
+    search: [style('.search-field').backgroundColor, style('.search-field').color],
+    row: [style('.row-main').backgroundColor, style('.row-title').color],
+    dialog: [style('dialog[open]').backgroundColor, style('dialog[open]').color],
+  };
+}"""
+
+
+def luminance(colour):
+    """The relative luminance (WCAG) of a computed `rgb(r, g, b)`."""
+    channels = [int(c) / 255 for c in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3]]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_a_dark_system_gets_light_text_on_a_dark_page(pages, server):
+    """The dark colours apply (were the media query or its variables to break, the page would
+    stay light and every dark screenshot and audit would test the light one)."""
+    server.load_sample()
+    seen = {}
+    for scheme in ("light", "dark"):
+        page = pages.open("/", color_scheme=scheme, **PHONE)
+        expect(page.locator(".row")).to_have_count(15)
+        page.locator(".row-more").first.click()  # a dialog: lifted from the page by its own colour
+        expect(page.get_by_role("dialog")).to_be_visible()
+        seen[scheme] = page.evaluate(COLOURS)
+    for part in seen["light"]:
+        (light_bg, light_fg), (dark_bg, dark_fg) = seen["light"][part], seen["dark"][part]
+        assert luminance(light_bg) > 0.8 and luminance(light_fg) < 0.05, (part, seen["light"][part])
+        assert luminance(dark_bg) < 0.05 and luminance(dark_fg) > 0.7, (part, seen["dark"][part])
+
+
 def test_axe_finds_no_violations_on_a_phone_with_the_menu_open(pages, server):
     server.load_sample()
     page = pages.open("/", **PHONE)
