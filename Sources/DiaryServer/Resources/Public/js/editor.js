@@ -213,8 +213,9 @@ export function showEditor(root, existingId) {
     title.hidden = body.hidden = more.hidden = marked.line.hidden = marked.star.hidden = true;
     date.textContent = t.appName; // the heading is never empty
     time.textContent = '';
+    // (replaceChildren would show a null as the word "null".)
     notice.replaceChildren(h('p', {}, message),
-      retry ? h('button', { type: 'button', class: 'button', onclick: () => refresh() }, t.tryAgain) : null);
+      ...(retry ? [h('button', { type: 'button', class: 'button', onclick: () => refresh() }, t.tryAgain)] : []));
     notice.hidden = false;
   }
 
