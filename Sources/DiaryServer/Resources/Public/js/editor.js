@@ -222,7 +222,7 @@ export function showEditor(root, existingId) {
   function showTrashed() {
     title.readOnly = body.readOnly = true;
     // An entry in the trash is read, not marked: its star and tags show, unchangeable.
-    marked.line.inert = marked.star.disabled = true;
+    marked.lock();
     const restore = async () => {
       try {
         await api.restoreEntry(id);

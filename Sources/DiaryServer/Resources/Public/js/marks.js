@@ -59,6 +59,7 @@ const tidied = (text) => text.normalize('NFC').split(/\s+/u).filter(Boolean).joi
 export function marks(id) {
   let entry = null;
   let suggestions = null;
+  let locked = false; // an entry in the trash: its marks are read, not changed
   // Alt+S stars from the keyboard, wherever the caret is (a Korean keyboard types ㄴ there: the key counts).
   const star = h('button', { type: 'button', class: 'icon-button star-button', 'aria-label': w.star, 'aria-pressed': 'false',
     'aria-keyshortcuts': 'Alt+S', title: `${w.star} (Alt+S)` }, icon('star'));
@@ -75,7 +76,18 @@ export function marks(id) {
     star.setAttribute('aria-pressed', String(Boolean(entry?.starred)));
     list.replaceChildren(...(entry?.tags ?? []).map((tag) => h('li', { class: 'tag' },
       h('a', { href: `#/browse?tag=${encodeURIComponent(tag)}`, class: 'tag-open', title: w.openTag(tag) }, tag),
-      h('button', { type: 'button', class: 'tag-remove', 'aria-label': w.removeTag(tag), onclick: () => send((now) => ({ tags: (now.tags ?? []).filter((x) => x !== tag) })) }, '×'))));
+      locked ? null : h('button', { type: 'button', class: 'tag-remove', 'aria-label': w.removeTag(tag), onclick: () => send((now) => ({ tags: (now.tags ?? []).filter((x) => x !== tag) })) }, '×'))));
+  }
+
+  /**
+   * The entry is in the trash: read, not marked. Its tags show (each still opens its entries),
+   * with nothing to remove or add them; its star shows if it has one, unchangeable.
+   */
+  function lock() {
+    locked = true;
+    star.disabled = field.hidden = true;
+    star.hidden = !entry?.starred;
+    show(entry);
   }
 
   // One change at a time, each worked out from the entry as the previous one left it: two tags
@@ -170,5 +182,5 @@ export function marks(id) {
     return send(() => ({ createdAt: chosen.toISOString() }));
   }
 
-  return { star, line, show, redate };
+  return { star, line, show, redate, lock };
 }
