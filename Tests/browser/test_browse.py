@@ -78,6 +78,10 @@ def test_the_year_at_a_glance_draws_the_days_months_and_streaks(pages, server, s
     assert heatmap.locator("rect").count() == 366  # a leap year's days, each a square
     assert heatmap.locator("rect.level-1").count() == 4
     expect(heatmap.locator("rect title", has_text="March 2, 2024: 1 entry")).to_have_count(1)
+    # Big enough to read on a phone: the squares, and the months' names over them.
+    square, label = heatmap.locator("rect").first.bounding_box(), heatmap.locator("text").first.bounding_box()
+    assert square["width"] >= 9 and label["height"] >= 10, (square, label)
+    expect(heatmap.locator("text")).to_have_text(["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"])
     expect(page.get_by_text("3 days · March 1, 2024 – March 3, 2024")).to_be_visible()
     expect(page.locator(".month-bars li")).to_have_count(12)
     expect(page.locator(".month-bars a").nth(2)).to_have_attribute("aria-label", "March: 3 entries, 18 words")
