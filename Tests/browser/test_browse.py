@@ -78,6 +78,10 @@ def test_the_year_at_a_glance_draws_the_days_months_and_streaks(pages, server, s
     assert heatmap.locator("rect").count() == 366  # a leap year's days, each a square
     assert heatmap.locator("rect.level-1").count() == 4
     expect(heatmap.locator("rect title", has_text="March 2, 2024: 1 entry")).to_have_count(1)
+    # Big enough to read on a phone: the squares, and the months' names over them.
+    square, label = heatmap.locator("rect").first.bounding_box(), heatmap.locator("text").first.bounding_box()
+    assert square["width"] >= 9 and label["height"] >= 10, (square, label)
+    expect(heatmap.locator("text")).to_have_text(["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"])
     expect(page.get_by_text("3 days · March 1, 2024 – March 3, 2024")).to_be_visible()
     expect(page.locator(".month-bars li")).to_have_count(12)
     expect(page.locator(".month-bars a").nth(2)).to_have_attribute("aria-label", "March: 3 entries, 18 words")
@@ -153,6 +157,24 @@ def test_on_this_day_starts_the_list(pages, server):
     # A search hides them with the rest of the journal.
     page.get_by_role("searchbox", name="Search").fill("sea")
     expect(page.get_by_role("region", name="On this day")).to_be_hidden()
+
+
+def test_on_this_day_speaks_korean(pages, server):
+    # The browser's clock on May 15, 2026: on this day is of the writer's today.
+    write(server, "바다에 간 날", "2025-05-15T03:00:00Z", "파도가 높았다.")
+    write(server, "첫눈", "2023-05-15T12:00:00Z")
+    write(server, "다른 날", "2025-05-16T12:00:00Z")
+    page = pages.context("ko-KR", timezone_id="Asia/Seoul", **PHONE).new_page()
+    page.clock.set_system_time(datetime(2026, 5, 15, 9, tzinfo=timezone.utc))
+    page.goto("/")
+    memories = page.get_by_role("region", name="오늘의 추억")
+    expect(memories.get_by_role("heading", level=3)).to_have_text(["1년 전", "3년 전"])
+    expect(memories.locator(".row-title")).to_have_text(["바다에 간 날", "첫눈"])
+    expect(memories.locator(".row-weekday")).to_have_text(["목", "월"])  # May 15 of 2025 and 2023
+    expect(memories.get_by_role("link", name="1년 전 그날의 일기 모두")).to_have_text("그날의 일기 모두")
+    expect(memories.get_by_role("link", name="3년 전 그날의 일기 모두")).to_have_attribute(
+        "href", "#/browse?from=2023-05-15&to=2023-05-15")
+    audit(page)
 
 
 def test_a_diary_without_earlier_years_shows_no_on_this_day(pages, server):

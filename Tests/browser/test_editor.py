@@ -143,6 +143,7 @@ def test_an_entry_that_does_not_exist_says_so(pages, server):
     pages.allow_errors(r"status of 404")
     page = pages.open("/#/entry/00000000-0000-4000-8000-000000000000")
     expect(page.get_by_text("This entry does not exist.")).to_be_visible()
+    expect(page.locator(".editor .notice")).to_have_text("This entry does not exist.")  # no stray "null" under it
     expect(page.get_by_role("textbox")).to_have_count(0)
     assert server.entries() == []
 

@@ -10,7 +10,7 @@ from conftest import PHONE
 def test_korean_browsers_get_korean_strings_and_dates(pages, server):
     server.load_sample()
     page = pages.open("/", locale="ko-KR")
-    assert page.evaluate("document.documentElement.lang") == "ko"
+    expect(page.locator("html")).to_have_attribute("lang", "ko")  # set once the strings have come
     expect(page.get_by_role("heading", level=1)).to_have_text("일기장")
     expect(page.get_by_role("link", name="새 일기")).to_be_visible()
     expect(page.get_by_role("heading", level=2)).to_have_text(["2020년 12월"])
@@ -37,7 +37,7 @@ def test_korean_browsers_get_korean_strings_and_dates(pages, server):
 
 def test_english_browsers_get_english_placeholders(pages, server):
     page = pages.open("/#/new")
-    assert page.evaluate("document.documentElement.lang") == "en"
+    expect(page.locator("html")).to_have_attribute("lang", "en")  # set once the strings have come
     expect(page.get_by_role("textbox", name="Title")).to_have_attribute("placeholder", "Title")
     expect(page.get_by_role("textbox", name="Write here")).to_have_attribute("placeholder", "Write here")
 
@@ -84,6 +84,42 @@ def test_axe_finds_no_violations_in_the_list_account_menu_editor_and_trash(pages
     expect(page.get_by_role("heading", level=1)).to_have_text("Trash" if locale == "en-US" else "휴지통")
     expect(page.locator(".notice")).to_be_visible()
     audit(page)
+
+
+COLOURS = """() => {
+  const style = (selector) => getComputedStyle(document.querySelector(selector));
+  return {
+    page: [style('body').backgroundColor, style('body').color],
+    bar: [style('.bar').backgroundColor, style('.bar h1').color],
+    search: [style('.search-field').backgroundColor, style('.search-field').color],
+    row: [style('.row-main').backgroundColor, style('.row-title').color],
+    dialog: [style('dialog[open]').backgroundColor, style('dialog[open]').color],
+  };
+}"""
+
+
+def luminance(colour):
+    """The relative luminance (WCAG) of a computed `rgb(r, g, b)`."""
+    channels = [int(c) / 255 for c in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3]]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_a_dark_system_gets_light_text_on_a_dark_page(pages, server):
+    """The dark colours apply (were the media query or its variables to break, the page would
+    stay light and every dark screenshot and audit would test the light one)."""
+    server.load_sample()
+    seen = {}
+    for scheme in ("light", "dark"):
+        page = pages.open("/", color_scheme=scheme, **PHONE)
+        expect(page.locator(".row")).to_have_count(15)
+        page.locator(".row-more").first.click()  # a dialog: lifted from the page by its own colour
+        expect(page.get_by_role("dialog")).to_be_visible()
+        seen[scheme] = page.evaluate(COLOURS)
+    for part in seen["light"]:
+        (light_bg, light_fg), (dark_bg, dark_fg) = seen["light"][part], seen["dark"][part]
+        assert luminance(light_bg) > 0.8 and luminance(light_fg) < 0.05, (part, seen["light"][part])
+        assert luminance(dark_bg) < 0.05 and luminance(dark_fg) > 0.7, (part, seen["dark"][part])
 
 
 def test_axe_finds_no_violations_on_a_phone_with_the_menu_open(pages, server):

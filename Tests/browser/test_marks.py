@@ -172,3 +172,64 @@ def test_alt_s_stars_while_writing_and_a_tag_opens_its_entries(pages, server):
     page.get_by_role("link", name="night", exact=True).click()
     expect(page).to_have_url("/#/browse?tag=night")
     expect(page.locator(".row-title")).to_have_text(["Keys"])
+
+
+def test_the_tag_field_suggests_the_diarys_own_tags(pages, server):
+    for title, tags in (("Jeju", ["travel", "바다"]), ("Supper", ["Evening", "travel"])):
+        status, entry = server.api("POST", "entries", {"title": title, "body": "", "tags": tags})
+        assert status == 201, entry
+    entry = server.create("Today", "A new page.")
+    page = pages.open(f"/#/entry/{entry['id']}", **PHONE)
+    field = page.get_by_role("combobox", name="Add a tag")
+    field.focus()
+    # The field's suggestions (its datalist) are the diary's tags, each once.
+    suggestions = page.locator(f"datalist#{field.get_attribute('list')} option")
+    expect(suggestions).to_have_count(3)
+    assert sorted(suggestions.evaluate_all("(options) => options.map((o) => o.value)")) == ["Evening", "travel", "바다"]
+    # One chosen is kept as the diary spells it.
+    field.fill("evening")
+    field.press("Enter")
+    wait_for(lambda: server.entry(entry["id"])["tags"] == ["Evening"], message="the tag saved")
+
+
+@pytest.mark.parametrize("locale, message", [
+    ("en-US", "An entry can have at most 50 tags."),
+    ("ko-KR", "일기 하나에 태그는 50개까지 붙일 수 있어요."),
+])
+def test_a_tag_the_server_refuses_is_said_and_stays_in_the_field(pages, server, locale, message):
+    pages.allow_errors(r"status of 422")
+    status, entry = server.api("POST", "entries", {"title": "Full", "body": "", "tags": [f"t{n}" for n in range(50)]})
+    assert status == 201, entry
+    page = pages.open(f"/#/entry/{entry['id']}", locale=locale, **PHONE)
+    expect(page.get_by_role("list", name="Tags" if locale == "en-US" else "태그").locator(".tag")).to_have_count(50)
+    field = page.get_by_role("combobox", name="Add a tag" if locale == "en-US" else "태그 추가")
+    field.fill("one more")
+    field.press("Enter")
+    expect(page.get_by_role("status").filter(has_text=message)).to_be_visible()
+    # Nothing lost: the words are back in the field, and the entry is as it was.
+    expect(field).to_have_value("one more")
+    saved = server.entry(entry["id"])
+    assert len(saved["tags"]) == 50 and saved["version"] == 1
+
+
+def test_a_tag_of_a_hundred_emoji_is_kept_and_a_longer_one_is_said_too_long(pages, server):
+    """The server counts a tag's characters as the writer does (an emoji is one); the field counts
+    them the same way, not in UTF-16 units (maxlength would have cut 100 emoji to 50)."""
+    entry = server.create("Emoji", "")
+    page = pages.open(f"/#/entry/{entry['id']}", **PHONE)
+    field = page.get_by_role("combobox", name="Add a tag")
+    field.fill("🌊" * 101)
+    field.press("Enter")
+    expect(page.get_by_role("status").filter(has_text="A tag can have at most 100 characters.")).to_be_visible()
+    expect(field).to_have_value("🌊" * 101)  # left to be shortened
+    expect(field).to_have_attribute("aria-invalid", "true")
+    field.press("Backspace")
+    expect(field).not_to_have_attribute("aria-invalid", "true")
+    field.press("Enter")
+    # A skin tone is part of its emoji: 100 characters still, in 400 UTF-16 units.
+    field.fill("👍🏽" * 100)
+    field.press("Enter")
+    wait_for(lambda: server.entry(entry["id"])["tags"] == ["🌊" * 100, "👍🏽" * 100], message="both tags saved")
+    tags = page.get_by_role("list", name="Tags").locator(".tag-open")
+    expect(tags).to_have_text(["🌊" * 100, "👍🏽" * 100])
+    assert server.entry(entry["id"])["version"] == 3  # the one too long was never sent

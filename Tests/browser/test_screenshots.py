@@ -1,10 +1,11 @@
 """Screenshots of each screen, phone and desktop, English and Korean, light and
-dark, written to Tests/browser/screenshots/ for a person to look at (and audited by axe where
-the screen is new).
+dark, written to Tests/browser/screenshots/ for a person to look at; axe-core audits every screen
+pictured, and finds nothing.
 
 Besides the sample diary (no weather), a few entries are written with a place, so
 the fake Open-Meteo gives each its weather: rows with and without an icon."""
 
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,13 @@ WEATHER_ENTRIES = [
     ("Rain in Seoul", "Cold and wet, and the umbrella broke on the bridge.",
      {"weather_code": 61, "is_day": 0, "temperature_2m": 3.4}),
 ]
+
+
+def shoot(page, path):
+    """The screen's picture, and axe-core finding nothing on it."""
+    page.screenshot(path=path)
+    results = Axe().run(page)
+    assert results.violations_count == 0, f"{Path(path).name}:\n{results.generate_report()}"
 
 
 def write_with_weather(server, open_meteo):
@@ -50,7 +58,7 @@ def test_screenshots(pages, server, open_meteo, device, locale, scheme):
     name = lambda screen: str(SHOTS / f"{screen}-{device}-{locale}-{scheme}.png")
     # The empty diary, inviting its first entry.
     expect(page.get_by_role("link", name="Write the first entry" if english else "첫 일기 쓰기")).to_be_visible()
-    page.screenshot(path=name("empty"))
+    shoot(page, name("empty"))
 
     server.load_sample()
     trashed = server.entries()[3]
@@ -63,16 +71,16 @@ def test_screenshots(pages, server, open_meteo, device, locale, scheme):
     # app's Content-Security-Policy (no eval) refuses.
     wait_for(lambda: page.evaluate("[...document.querySelectorAll('.row img.weather')].every((i) => i.complete)"),
              message="the weather icons to load")
-    page.screenshot(path=name("list"))
+    shoot(page, name("list"))
     # Scrolled into the sample diary: its month's header stuck under the bar.
     page.locator(".month").last.evaluate("""e => {
         const scroller = e.closest('.pane-list') ?? document.scrollingElement;
         scroller.scrollTop += e.getBoundingClientRect().top + 300;
     }""")
-    page.screenshot(path=name("list-scrolled"))
+    shoot(page, name("list-scrolled"))
     page.get_by_role("button", name="Account" if english else "계정").click()
     page.wait_for_timeout(300)  # the opening animation ends before the picture (nothing is asserted)
-    page.screenshot(path=name("account"))
+    shoot(page, name("account"))
     page.keyboard.press("Escape")
     page.goto("/")
     page.locator(".row-link").first.click()
@@ -80,34 +88,48 @@ def test_screenshots(pages, server, open_meteo, device, locale, scheme):
     expect(page.locator(".entry-weather")).to_be_visible()
     wait_for(lambda: page.evaluate("document.querySelector('.entry-weather img').complete"),
              message="the editor's weather icon to load")
-    page.screenshot(path=name("editor"))
+    shoot(page, name("editor"))
     page.get_by_role("button", name="More" if english else "더 보기", exact=True).click()
     page.wait_for_timeout(300)  # the opening animation ends before the picture (nothing is asserted)
-    page.screenshot(path=name("menu"))
+    shoot(page, name("menu"))
     page.keyboard.press("Escape")
     page.goto("/#/new")
     expect(page.locator(".title-field")).to_be_focused()
-    page.screenshot(path=name("new"))
+    shoot(page, name("new"))
     page.goto("/#/trash")
     expect(page.locator(".trash-row")).to_have_count(1)
-    page.screenshot(path=name("trash"))
+    shoot(page, name("trash"))
     page.goto("/")
     page.get_by_role("searchbox").fill("serenity")
     expect(page.locator("mark").first).to_be_visible()
-    page.screenshot(path=name("search"))
+    shoot(page, name("search"))
     # The diary by its days and tags: the sample's month, its year, the tags, a tag's entries.
     page.goto("/#/calendar/2020-12")
     expect(page.locator(".day-written").first).to_be_visible()
-    page.screenshot(path=name("calendar"))
+    shoot(page, name("calendar"))
     page.goto("/#/year/2020")
     expect(page.locator(".heatmap rect.level-1, .heatmap rect.level-2, .heatmap rect.level-3, .heatmap rect.level-4").first).to_be_attached()
-    page.screenshot(path=name("year"))
+    shoot(page, name("year"))
     page.goto("/#/tags")
     expect(page.locator(".tag-row")).to_have_count(2)
-    page.screenshot(path=name("tags"))
+    shoot(page, name("tags"))
     page.goto("/#/browse?tag=Seoul")
     expect(page.locator(".row")).to_have_count(1)
-    page.screenshot(path=name("tag"))
+    shoot(page, name("tag"))
+    # On this day: an entry of a year ago today (four, on February 29) starts the list.
+    now = datetime.now(timezone.utc)
+    years = 4 if (now.month, now.day) == (2, 29) else 1
+    status, memory = server.api("POST", "entries", {
+        "title": "Cherry blossoms at the palace" if english else "궁궐의 벚꽃",
+        "body": "We walked slowly and did not talk much." if english else "천천히 걸으며 말을 많이 하지 않았다.",
+        "createdAt": now.replace(year=now.year - years).strftime("%Y-%m-%dT%H:%M:%SZ")})
+    assert status == 201, memory
+    page.goto("/")
+    page.reload()  # the list asks for on this day as it loads
+    memories = page.get_by_role("region", name="On this day" if english else "오늘의 추억")
+    expect(memories.get_by_role("heading", level=3)).to_have_text([(f"{years} year ago" if years == 1 else f"{years} years ago") if english else f"{years}년 전"])
+    expect(memories.locator(".row-title")).to_have_text([memory["title"]])
+    shoot(page, name("on-this-day"))
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
@@ -130,14 +152,12 @@ def test_screenshots_while_the_diary_cannot_be_reached(pages, server, device, lo
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         name = lambda screen: str(SHOTS / f"offline-{screen}-{device}-{locale}-{scheme}.png")
-        page.screenshot(path=name("editor"))
+        shoot(page, name("editor"))
         page.locator(".bar .icon-button").first.click()  # back to the list
         expect(page.locator(".row")).to_have_count(1)
         # Nothing sticks out sideways.
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
-        page.screenshot(path=name("list"))
-        results = Axe().run(page)
-        assert results.violations_count == 0, results.generate_report()
+        shoot(page, name("list"))
         page.locator(".row-link").click()
         expect(note).to_be_visible()
 
@@ -171,8 +191,7 @@ def test_screenshots_of_logging_out_and_of_the_trash_out_of_reach(pages, server,
         # The note's words and its button stay on one line each side, inside the screen.
         toast, button = page.locator(".toast").bounding_box(), page.locator(".toast button").bounding_box()
         assert button["height"] < 48 and toast["x"] >= 0 and toast["x"] + toast["width"] <= options["viewport"]["width"]
-        page.screenshot(path=name("trash-unreachable"))
-        audit(page)
+        shoot(page, name("trash-unreachable"))
 
         page.goto("/#/new")  # written while the connection is down: it cannot be sent
         page.get_by_role("textbox", name="Title" if english else "일기 제목").fill("On the train" if english else "기차에서")
@@ -186,15 +205,8 @@ def test_screenshots_of_logging_out_and_of_the_trash_out_of_reach(pages, server,
         question = page.get_by_role("dialog").filter(has_text="Log out anyway?" if english else "그래도 로그아웃할까요?")
         expect(question).to_be_visible()
         page.wait_for_timeout(300)  # the opening animation ends before the picture (nothing is asserted)
-        page.screenshot(path=name("log-out-unsent"))
-        audit(page)
+        shoot(page, name("log-out-unsent"))
         question.get_by_role("button", name="Log out" if english else "로그아웃").click()
         expect(page.locator("form.account")).to_be_visible()
-        page.screenshot(path=name("logged-out"))
-        audit(page)
+        shoot(page, name("logged-out"))
         page.context.close()
-
-
-def audit(page):
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()

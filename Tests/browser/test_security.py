@@ -129,7 +129,8 @@ def test_the_korean_setup_and_login_speak_korean(pages, server):
 
 
 @pytest.mark.fresh_diary
-def test_screenshots_of_the_setup_and_the_login(pages, server):
+@pytest.mark.parametrize("scheme", ["light", "dark"])  # a diary each: four wrong passwords, not the throttle's sixth
+def test_screenshots_of_the_setup_and_the_login(pages, server, scheme):
     SHOTS.mkdir(exist_ok=True)
     devices = {"phone": PHONE, "desktop": DESKTOP}
     for screen in ("setup", "login", "login-error"):
@@ -137,20 +138,22 @@ def test_screenshots_of_the_setup_and_the_login(pages, server):
             server.set_up()
         for locale in WORDS:
             for device, options in devices.items():
-                page = account_form(pages.open("/", locale=locale, log_in=False, **options), locale, setup=screen == "setup")
+                page = pages.open("/", locale=locale, log_in=False, color_scheme=scheme, **options)
+                account_form(page, locale, setup=screen == "setup")
                 if screen == "login-error":
                     page.get_by_role("textbox", name=WORDS[locale]["name"]).fill(TESTER["name"])
                     page.get_by_label(WORDS[locale]["password"]).fill("not the password")
                     page.get_by_role("button", name=WORDS[locale]["log_in"]).click()
-                    expect(page.get_by_role("alert")).not_to_be_empty()
+                    expect(page.get_by_role("alert")).to_have_text(WORDS[locale]["bad_login"])
                     page.get_by_role("button", name=WORDS[locale]["log_in"]).focus()
                 # Nothing sticks out sideways, and the button is in view without scrolling.
                 assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
                 box = page.get_by_role("button", name=WORDS[locale]["create" if screen == "setup" else "log_in"]).bounding_box()
                 assert box["y"] + box["height"] <= options["viewport"]["height"]
-                page.screenshot(path=str(SHOTS / f"{screen}-{device}-{locale}.png"))
+                name = f"{screen}-{device}-{locale}-{scheme}"
+                page.screenshot(path=str(SHOTS / f"{name}.png"))
                 results = Axe().run(page)
-                assert results.violations_count == 0, results.generate_report()
+                assert results.violations_count == 0, f"{name}:\n{results.generate_report()}"
                 page.context.close()
     pages.allow_errors(r"status of 401 \(Unauthorized\)")
 

@@ -222,28 +222,32 @@ function svg(tag, attributes, ...children) {
   return el;
 }
 
-/** A column a week, Sunday at the top, like a contribution graph; each day says its count. */
+/**
+ * A column a week, Sunday at the top, like a contribution graph; each day says its count. On a
+ * narrow screen the year is drawn in two rows, January to June over July to December, so that
+ * its squares and the months' names stay big enough to read (one row of 53 weeks on a phone drew
+ * them 6 and 4 pixels high).
+ */
 function heatmap(glance) {
   const counts = new Map(glance.days.map((d) => [d.date, d.entries]));
-  const jan1 = new Date(glance.year, 0, 1, 12);
-  jan1.setFullYear(glance.year); // years before 100 are not 19xx
-  const start = new Date(jan1);
-  start.setDate(1 - jan1.getDay());
+  const rows = matchMedia('(max-width: 40rem)').matches ? 2 : 1;
   const cell = 11;
-  const weeks = 54;
-  const picture = svg('svg', { class: 'heatmap', viewBox: `0 0 ${weeks * cell + 24} ${7 * cell + 14}`, role: 'img', 'aria-label': w.heatmap(glance.year) });
+  const head = 16; // the months' names, over each row of weeks
+  const band = head + 7 * cell + 8;
+  const weeks = rows === 2 ? 27 : 54; // the most a half year or a year spans
+  const picture = svg('svg', { class: 'heatmap', viewBox: `0 0 ${weeks * cell} ${rows * band - 8}`, role: 'img', 'aria-label': w.heatmap(glance.year) });
   picture.append(svg('title', {}, w.heatmap(glance.year)));
-  for (let i = 0; i < weeks * 7; i++) {
-    const d = new Date(start);
-    d.setDate(start.getDate() + i);
-    if (d.getFullYear() !== glance.year) continue;
+  // Noon of each day of the year (years before 100 too: dateOf), counted from its row's first day.
+  for (const d = dateOf(glance.year, 0, 1); d.getFullYear() === glance.year; d.setDate(d.getDate() + 1)) {
+    const row = rows === 2 && d.getMonth() >= 6 ? 1 : 0;
+    const first = dateOf(glance.year, 6 * row, 1);
+    const column = Math.floor((Math.round((d - first) / 86400000) + first.getDay()) / 7);
     const day = `${String(d.getFullYear()).padStart(4, '0')}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
     const n = counts.get(day) ?? 0;
-    const x = 24 + Math.floor(i / 7) * cell;
-    const y = 14 + (i % 7) * cell;
-    picture.append(svg('rect', { x, y, width: cell - 2, height: cell - 2, rx: 2, class: `level-${Math.min(n, 4)}` },
+    const x = column * cell;
+    picture.append(svg('rect', { x, y: row * band + head + d.getDay() * cell, width: cell - 2, height: cell - 2, rx: 2, class: `level-${Math.min(n, 4)}` },
       svg('title', {}, n ? w.entriesOn(n, formatDate(d)) : w.nothingOn(formatDate(d)))));
-    if (d.getDate() === 1) picture.append(svg('text', { x, y: 10, class: 'heatmap-month' }, formatAs('month', d).replace(/\s*\d{4}\s*(년)?\s*/, '').slice(0, 3)));
+    if (d.getDate() === 1) picture.append(svg('text', { x, y: row * band + 11, class: 'heatmap-month' }, formatAs('month', d).replace(/\s*\d{4}\s*(년)?\s*/, '').slice(0, 3)));
   }
   return picture;
 }
@@ -282,7 +286,7 @@ export function showTags(root) {
       h('button', { type: 'button', class: 'button', 'aria-label': w.renameTag(tag), onclick: () => rename(tag) }, w.rename))));
   }, () => failed(list));
   const rename = async (tag) => {
-    const field = h('input', { type: 'text', value: tag, maxlength: 100, 'aria-label': w.newName, class: 'dialog-field' });
+    const field = h('input', { type: 'text', value: tag, 'aria-label': w.newName, class: 'dialog-field' });
     const answer = ask('rename', w.renameTag(tag), h('div', {}, field, h('p', { class: 'dialog-help' }, w.renameHelp)), [
       { value: 'rename', label: w.rename },
       { value: '', label: t.cancel },

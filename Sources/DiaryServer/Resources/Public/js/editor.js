@@ -215,15 +215,16 @@ export function showEditor(root, existingId) {
     title.hidden = body.hidden = more.hidden = marked.line.hidden = marked.star.hidden = true;
     date.textContent = t.appName; // the heading is never empty
     time.textContent = '';
+    // (replaceChildren would show a null as the word "null".)
     notice.replaceChildren(h('p', {}, message),
-      retry ? h('button', { type: 'button', class: 'button', onclick: () => refresh() }, t.tryAgain) : null);
+      ...(retry ? [h('button', { type: 'button', class: 'button', onclick: () => refresh() }, t.tryAgain)] : []));
     notice.hidden = false;
   }
 
   function showTrashed() {
     title.readOnly = body.readOnly = true;
     // An entry in the trash is read, not marked: its star and tags show, unchangeable.
-    marked.line.inert = marked.star.disabled = true;
+    marked.lock();
     const restore = async () => {
       try {
         await api.restoreEntry(id);

@@ -15,7 +15,9 @@ const words = {
     addTag: 'Add a tag',
     removeTag: (tag) => `Remove the tag ${tag}`,
     writeFirst: 'Write something first: tags and the star go with a saved entry.',
-    badTag: 'That tag cannot be kept.',
+    badTag: 'That tag cannot be kept: a tag is a word or a few, at most 100 characters.',
+    tooLong: 'A tag can have at most 100 characters.',
+    tooMany: 'An entry can have at most 50 tags.',
     redate: 'Change the date and time',
     openTag: (tag) => `Entries tagged ${tag}`,
     when: 'Written on',
@@ -26,7 +28,9 @@ const words = {
     addTag: '태그 추가',
     removeTag: (tag) => `태그 ${tag} 지우기`,
     writeFirst: '먼저 무언가를 쓰세요. 태그와 즐겨찾기는 저장된 일기에 붙어요.',
-    badTag: '이 태그는 쓸 수 없어요.',
+    badTag: '이 태그는 쓸 수 없어요. 태그는 100자까지의 낱말이에요.',
+    tooLong: '태그는 100자까지 쓸 수 있어요.',
+    tooMany: '일기 하나에 태그는 50개까지 붙일 수 있어요.',
     redate: '날짜와 시간 바꾸기',
     openTag: (tag) => `${tag} 태그가 붙은 일기`,
     when: '쓴 날짜와 시간',
@@ -35,6 +39,20 @@ const words = {
 };
 const w = words[lang] ?? words.en;
 
+// The server's limits (Sources/DiaryCore/Entry/Tags.swift): characters as the writer counts them
+// (grapheme clusters: an emoji is one, though it takes two UTF-16 units and `maxlength` counts it
+// twice), and at most four code points a character on average.
+const MAX_TAG = 100;
+const MAX_TAGS = 50;
+let segmenter;
+const characters = (text) => {
+  segmenter ??= typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
+  return segmenter ? [...segmenter.segment(text)].length : [...text].length;
+};
+const tooLong = (tag) => characters(tag) > MAX_TAG || [...tag].length > 4 * MAX_TAG;
+/** A tag as the server keeps it: in NFC, one space between its words, no `#` or `@` before it. */
+const tidied = (text) => text.normalize('NFC').split(/\s+/u).filter(Boolean).join(' ').replace(/^[#@]+/, '').trim();
+
 /**
  * The star button and the tags line for the entry `id`; `show(entry)` draws what the server
  * holds. Nothing can be marked before the entry has been saved once.
@@ -42,6 +60,7 @@ const w = words[lang] ?? words.en;
 export function marks(id) {
   let entry = null;
   let suggestions = null;
+  let locked = false; // an entry in the trash: its marks are read, not changed
   // Alt+S stars from the keyboard, wherever the caret is (a Korean keyboard types ㄴ there: the key counts).
   const star = h('button', { type: 'button', class: 'icon-button star-button', 'aria-label': w.star, 'aria-pressed': 'false',
     'aria-keyshortcuts': 'Alt+S', title: `${w.star} (Alt+S)` }, icon('star'));
@@ -49,7 +68,7 @@ export function marks(id) {
   const choices = h('datalist', { id: `tag-choices-${id}` });
   const field = h('input', {
     type: 'text', class: 'tag-field', 'aria-label': w.addTag, placeholder: w.addTag,
-    list: choices.id, maxlength: 100, enterkeyhint: 'done', autocomplete: 'off',
+    list: choices.id, enterkeyhint: 'done', autocomplete: 'off',
   });
   const line = h('div', { class: 'entry-marks' }, list, field, choices);
 
@@ -58,7 +77,18 @@ export function marks(id) {
     star.setAttribute('aria-pressed', String(Boolean(entry?.starred)));
     list.replaceChildren(...(entry?.tags ?? []).map((tag) => h('li', { class: 'tag' },
       h('a', { href: `#/browse?tag=${encodeURIComponent(tag)}`, class: 'tag-open', title: w.openTag(tag) }, tag),
-      h('button', { type: 'button', class: 'tag-remove', 'aria-label': w.removeTag(tag), onclick: () => send((now) => ({ tags: (now.tags ?? []).filter((x) => x !== tag) })) }, '×'))));
+      locked ? null : h('button', { type: 'button', class: 'tag-remove', 'aria-label': w.removeTag(tag), onclick: () => send((now) => ({ tags: (now.tags ?? []).filter((x) => x !== tag) })) }, '×'))));
+  }
+
+  /**
+   * The entry is in the trash: read, not marked. Its tags show (each still opens its entries),
+   * with nothing to remove or add them; its star shows if it has one, unchangeable.
+   */
+  function lock() {
+    locked = true;
+    star.disabled = field.hidden = true;
+    star.hidden = !entry?.starred;
+    show(entry);
   }
 
   // One change at a time, each worked out from the entry as the previous one left it: two tags
@@ -70,23 +100,40 @@ export function marks(id) {
     return sent;
   }
 
-  /** Sends `change(entry)` on the version this page knows, once the words typed are in. */
+  /**
+   * Sends `change(entry)` on the version this page knows, once the words typed are in; resolves
+   * whether the server took it.
+   */
   async function sendNow(change) {
     await autosave.save(id);
     const version = autosave.version(id);
-    if (!entry || version == null) return void toast(w.writeFirst);
+    if (!entry || version == null) {
+      toast(w.writeFirst);
+      return false;
+    }
     try {
       show(autosave.announce(await api.patchEntry(id, version, change(entry))));
+      return true;
     } catch (error) {
+      let refused = error;
       if (error.status === 409 && error.current) {
         // Changed elsewhere meanwhile: this mark is set on what is there now (the words stay theirs).
         autosave.known(id, error.current.version);
         try {
-          return void show(autosave.announce(await api.patchEntry(id, error.current.version, change(error.current))));
-        } catch {}
+          show(autosave.announce(await api.patchEntry(id, error.current.version, change(error.current))));
+          return true;
+        } catch (again) {
+          refused = again;
+        }
       }
-      toast(error.status === 422 ? (error.message || w.badTag) : t.loadFailed);
+      // A tag refused (422) is said in the writer's language, and without the server's "Tag 3"
+      // (its place in the list sent, which the writer never saw); a date refused, in the server's words.
+      const tags = change(entry).tags;
+      if (refused.status !== 422) toast(t.loadFailed);
+      else if (!tags) toast(refused.message || t.loadFailed);
+      else toast(tags.length > MAX_TAGS ? w.tooMany : w.badTag);
       show(entry);
+      return false;
     }
   }
 
@@ -98,11 +145,18 @@ export function marks(id) {
   field.addEventListener('keydown', (e) => {
     if ((e.key !== 'Enter' && e.key !== ',') || e.isComposing) return;
     e.preventDefault();
-    const tag = field.value.trim().replace(/^[#@]+/, '');
+    const tag = tidied(field.value);
     if (!tag) return;
+    // Too long: said at once, and the words stay in the field to be shortened.
+    if (tooLong(tag)) {
+      field.setAttribute('aria-invalid', 'true');
+      return void toast(w.tooLong);
+    }
     field.value = '';
-    addTag(tag);
+    // Refused or not sent: the tag comes back into the field (if nothing was typed there since).
+    addTag(tag).then((taken) => taken || field.value || (field.value = tag), () => {});
   });
+  field.addEventListener('input', () => field.removeAttribute('aria-invalid'));
   // The diary's own tags, asked for once when the field is first used.
   field.addEventListener('focus', async () => {
     if (suggestions) return;
@@ -129,5 +183,5 @@ export function marks(id) {
     return send(() => ({ createdAt: chosen.toISOString() }));
   }
 
-  return { star, line, show, redate };
+  return { star, line, show, redate, lock };
 }
