@@ -5,10 +5,8 @@
 import * as api from './api.js';
 import * as autosave from './autosave.js';
 import { getEntry } from './device.js';
-import { chooseAction } from './dialogs.js';
 import { h, iconButton, iconLink, toast } from './dom.js';
 import { formatAs, lang, t } from './i18n.js';
-import { deleteEntry, shareEntry } from './entryActions.js';
 import { forgetEntry } from './list.js';
 import { back, refresh } from './router.js';
 import { marks } from './marks.js';
@@ -239,6 +237,10 @@ export function showEditor(root, existingId) {
   }
 
   async function menu() {
+    // The menu, sharing and deleting load when first used: an entry opens without waiting for them.
+    const loaded = await Promise.all([import('./dialogs.js'), import('./entryActions.js')]).catch(() => null);
+    if (!loaded) return void toast(t.loadFailed);
+    const [{ chooseAction }, { shareEntry }] = loaded;
     const choice = await chooseAction(w.more, [
       { value: 'share', label: t.share },
       // A trashed entry is read, not changed: restored first.
@@ -260,6 +262,7 @@ export function showEditor(root, existingId) {
       return back();
     }
     await autosave.save(id);
+    const { deleteEntry } = await import('./entryActions.js');
     await deleteEntry(id, {
       onDeleted: () => {
         gone = true;

@@ -5,7 +5,6 @@
 
 import * as api from './api.js';
 import * as autosave from './autosave.js';
-import { ask } from './dialogs.js';
 import { h, icon, toast } from './dom.js';
 import { lang, t } from './i18n.js';
 
@@ -176,7 +175,10 @@ export function marks(id) {
     const at = new Date(entry.createdAt);
     const local = new Date(at.getTime() - at.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
     const field = h('input', { type: 'datetime-local', value: local, required: true, class: 'dialog-field', 'aria-label': w.when });
-    const answer = ask('redate', w.redate, field, [{ value: 'change', label: w.change }, { value: '', label: t.cancel }]);
+    // Loaded when first asked: the editor opens without it.
+    const dialogs = await import('./dialogs.js').catch(() => null);
+    if (!dialogs) return void toast(t.loadFailed);
+    const answer = dialogs.ask('redate', w.redate, field, [{ value: 'change', label: w.change }, { value: '', label: t.cancel }]);
     if ((await answer) !== 'change' || !field.value || field.value === local) return;
     const chosen = new Date(field.value); // read as the writer's own clock
     if (Number.isNaN(chosen.getTime())) return;
