@@ -12,6 +12,8 @@ final class PostgresDatabase: Sendable {
     let pool: PostgresPool
     /// What PostgreSQL tells of each write, heard on a connection of its own (while a server runs it).
     let feed: ChangeFeed
+    /// The changes of entries waiting to be run together.
+    let changes = ChangeGatherer()
     let address: PostgresAddress
     let logger: Logger
 

@@ -33,7 +33,7 @@ struct PostgresEntryRow: Sendable {
                                                            tags, starred)))
     }
 
-    private init(_ columns: Columns) {
+    init(_ columns: Columns) {
         let (sequence, id, title, body, created, updated, version, deleted, latitude, longitude,
              provider, condition, description, isDay, temperature, tags, starred) = columns
         self.sequence = sequence
@@ -118,18 +118,28 @@ struct PostgresEntryRow: Sendable {
     /// first. The diary's change count moves in the same statement.
     static func rewrite(_ row: PostgresEntryRow, to entry: Entry, owner: UserID, _ connection: PostgresConnection,
                         _ logger: Logger) async throws -> Rewrite {
-        let old = row.entry
-        let textChanged = !(old.title.utf8.elementsEqual(entry.title.utf8) && old.body.utf8.elementsEqual(entry.body.utf8))
-        guard textChanged || old.updatedAt != entry.updatedAt || old.createdAt != entry.createdAt || old.deletedAt != entry.deletedAt
-                || old.location != entry.location || old.weather != entry.weather || old.version != entry.version
-                || !Tags.same(old.tags, entry.tags) || old.starred != entry.starred else {
-            return .unchanged
-        }
-        let counts = textChanged
+        let difference = Difference(row.entry, entry)
+        guard difference.any else { return .unchanged }
+        let counts = difference.text
             ? try await connection.execute(PreparedEntryStatements.RewriteWithText(row: row, entry: entry, owner: owner), logger: logger)
             : try await connection.execute(PreparedEntryStatements.RewriteKeepingText(row: row, entry: entry, owner: owner), logger: logger)
         for try await count in counts { return .written(changeCount: count) }
         return .lost
+    }
+
+    /// What differs between an entry as stored and what it becomes, byte for byte for the text.
+    struct Difference {
+        /// The title or the body.
+        var text: Bool
+        /// Anything that is stored.
+        var any: Bool
+
+        init(_ old: Entry, _ new: Entry) {
+            text = !(old.title.utf8.elementsEqual(new.title.utf8) && old.body.utf8.elementsEqual(new.body.utf8))
+            any = text || old.updatedAt != new.updatedAt || old.createdAt != new.createdAt || old.deletedAt != new.deletedAt
+                || old.location != new.location || old.weather != new.weather || old.version != new.version
+                || !Tags.same(old.tags, new.tags) || old.starred != new.starred
+        }
     }
 
     private static func appendWeather(_ weather: Weather?, to binds: inout PostgresBindings) {

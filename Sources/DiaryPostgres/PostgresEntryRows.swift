@@ -4,9 +4,10 @@ import Logging
 import PostgresNIO
 
 /// One user's diary in PostgreSQL: every query is scoped to its owner. A change reads its row
-/// and writes it back only while its version is still the one read (`UPDATE … WHERE version =`),
-/// in one statement with the diary's change count: no lock is held between the two, and a
-/// write that lost the race is worked out again from the winner's row.
+/// and writes it back only while it is still the row read (`UPDATE … WHERE version =`, and its
+/// `xmin`), in one statement with the diary's change count: no lock is held between the two,
+/// and a write that lost the race is worked out again from the winner's row. Changes that
+/// arrive together share their statements (`ChangeGatherer`).
 struct PostgresEntryRows: EntryRows {
     let database: PostgresDatabase
     let owner: UserID
@@ -16,45 +17,21 @@ struct PostgresEntryRows: EntryRows {
     var feed: ChangeFeed { database.feed }
 
     func insert(_ entry: Entry, orChange change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Entry {
-        try await database.read { [owner, logger, feed] connection in
+        let inserted = try await database.read { [owner, logger, feed] connection in
             // Inserted unless the id is taken; then (a retried create, two at once) changed instead.
-            if let count = try await PostgresEntryRow.insert(entry, owner: owner, counting: true, connection, logger) {
-                feed.wrote(owner, count: count)
-                return entry
+            guard let count = try await PostgresEntryRow.insert(entry, owner: owner, counting: true, connection, logger) else {
+                return false
             }
-            return try await Self.change(id: entry.id, owner: owner, change, feed, connection, logger)
+            feed.wrote(owner, count: count)
+            return true
         }
+        return inserted ? entry : try await self.change(id: entry.id, change)
     }
 
+    /// Gathered with the changes that arrive at the same moment (`ChangeGatherer`): one read
+    /// and one write for all of them.
     func change(id: UUID, _ change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Entry {
-        try await database.read { [owner, logger, feed] connection in
-            try await Self.change(id: id, owner: owner, change, feed, connection, logger)
-        }
-    }
-
-    /// How many times a change is worked out again when other writes keep coming first.
-    static let changeAttempts = 100
-
-    /// Reads the row, works out what it becomes, and writes that only if the row still has the
-    /// version read (one statement, no lock held between); when another write came first, does
-    /// it all again from what that write left. `change` is a pure function, so running it again
-    /// decides as if this write had simply come later.
-    private static func change(id: UUID, owner: UserID, _ change: @Sendable (Entry) throws -> Entry?, _ feed: ChangeFeed,
-                               _ connection: PostgresConnection, _ logger: Logger) async throws -> Entry {
-        for _ in 0..<changeAttempts {
-            guard let row = try await PostgresEntryRow.fetch(id: id, owner: owner, connection, logger) else {
-                throw EntryError.notFound(id.diaryString)
-            }
-            guard let changed = try change(row.entry) else { return row.entry }
-            switch try await PostgresEntryRow.rewrite(row, to: changed, owner: owner, connection, logger) {
-            case .lost: continue
-            case .unchanged: return changed
-            case .written(let count):
-                feed.wrote(owner, count: count)
-                return changed
-            }
-        }
-        throw PostgresFailure(kind: .busy, "An entry kept changing under \(changeAttempts) attempts to save it.")
+        try await database.changes.change(.init(owner: owner, id: id), change, in: database)
     }
 
     func delete(id: UUID) async throws -> Bool {

@@ -28,6 +28,18 @@ enum StoreBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         }
     }
 
+    /// Two storages on one new, empty database of this kind, as two processes (or two
+    /// `diary serve` instances) would open it.
+    func makeTwoInstances() async throws -> (any Storage, any Storage) {
+        let database: String
+        switch self {
+        case .sqlite: database = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
+        case .postgres: database = try PostgresForTests.newDatabase()
+        }
+        let one = try await Backends.open(database, for: .command)
+        return (one, try await Backends.open(database, for: .command))
+    }
+
     /// The local owner's diary in a new, empty storage of this kind.
     func makeStore() async throws -> Diary {
         try await makeStorage().diary(of: .localOwner)
