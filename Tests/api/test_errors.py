@@ -189,6 +189,16 @@ def test_an_update_that_is_not_json_is_an_unsupported_media_type(api):
     assert_error(response, 415, "unsupported_media_type")
 
 
+def test_a_tag_rename_that_is_not_json_is_an_unsupported_media_type(api):
+    entry = api.create("Title", "Body", tags=["trip"])
+
+    response = api.post("/api/v1/tags/rename", data=b"from=trip&to=travel",
+                        headers={"Content-Type": "application/x-www-form-urlencoded"})
+
+    assert_error(response, 415, "unsupported_media_type")
+    assert api.get(f"/api/v1/entries/{entry['id']}").json()["tags"] == ["trip"]
+
+
 # Unknown and malformed ids
 
 ID_OPERATIONS = [
