@@ -124,9 +124,7 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
       append: (entries) => append(entries.map(withDraft)),
       onFirst: (page) => {
         if (page.entries.length) {
-          const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
-          api.get(`on-this-day?date=${localDay(new Date()).day}&timeZone=${zone}&perYear=1&years=${FEW_YEARS}`)
-            .then((a) => memories({ years: a.years, all: !a.earlier }), () => {});
+          askOnThisDay(`&years=${FEW_YEARS}`).then((a) => memories({ years: a.years, all: !a.earlier }), () => {});
         }
         return page.entries.length || drafted.length || showEmpty(notice);
       },
@@ -179,11 +177,7 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
     onThisDay = found;
     const { years, all } = found;
     if (!years.length) return;
-    const more = all ? null : () => {
-      const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
-      return api.get(`on-this-day?date=${localDay(new Date()).day}&timeZone=${zone}&perYear=1`)
-        .then((a) => memories({ years: a.years, all: true }));
-    };
+    const more = all ? null : () => askOnThisDay('').then((a) => memories({ years: a.years, all: true }));
     import('./memories.js').then((m) => main.isConnected && m.drawOnThisDay(journal, years, (entry) => row(entry, context), more), () => {});
   };
 
@@ -370,6 +364,12 @@ export function grouped(journal, context) {
 let groups = 0; // for the month headers' ids
 let onThisDay = { years: [], all: true }; // the earlier years' entries of this day, as last asked
 const FEW_YEARS = 3; // on this day shows the nearest years with entries, the rest when asked
+
+/** The newest entry of each earlier year on today's date, the writer's day; `more`: the query's rest. */
+function askOnThisDay(more) {
+  const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+  return api.get(`on-this-day?date=${localDay(new Date()).day}&timeZone=${zone}&perYear=1${more}`);
+}
 
 export function row(entry, context, snippet) {
   const title = entry.title.trim();
