@@ -134,6 +134,35 @@ enum PostgresMigrations {
             -- with no one: they follow their entries now.
             UPDATE entry_tag AS t SET owner_id = e.owner_id FROM entry AS e WHERE e.seq = t.seq AND t.owner_id <> e.owner_id;
             """),
+        ("v6-photos", """
+            -- Photos, kept in the database so that its backup is the whole diary (as SQLite's v10):
+            -- each diary keeps each photo once, named by the SHA-256 of its bytes, in parts of
+            -- 256 KiB (`photo_part`), never whole in memory; the thumbnail in the photo's row. An
+            -- entry holds its photos' names, captions and sizes as JSON ('' for none).
+            ALTER TABLE entry ADD COLUMN photos text NOT NULL DEFAULT '';
+            CREATE TABLE photo (
+                owner_id bigint NOT NULL,
+                id text COLLATE "C" NOT NULL,
+                format text NOT NULL,
+                width integer NOT NULL,
+                height integer NOT NULL,
+                byte_count bigint NOT NULL,
+                stored_at bigint NOT NULL,
+                thumbnail_format text,
+                thumbnail_width integer,
+                thumbnail_height integer,
+                thumbnail bytea,
+                PRIMARY KEY (owner_id, id)
+            );
+            CREATE TABLE photo_part (
+                owner_id bigint NOT NULL,
+                photo_id text COLLATE "C" NOT NULL,
+                part integer NOT NULL,
+                bytes bytea NOT NULL,
+                PRIMARY KEY (owner_id, photo_id, part),
+                FOREIGN KEY (owner_id, photo_id) REFERENCES photo (owner_id, id) ON DELETE CASCADE
+            );
+            """),
     ]
 
     /// Work a migration needs Swift for, run after its SQL, in its transaction.

@@ -38,6 +38,10 @@ public struct PostgresStorage: Storage {
         PostgresEntryRows(database: database, owner: owner)
     }
 
+    public func photoRows(of owner: UserID) -> any PhotoRows {
+        PostgresPhotoRows(database: database, owner: owner)
+    }
+
     public var accountRows: any AccountRows {
         PostgresAccountRows(database: database)
     }
@@ -69,7 +73,28 @@ public struct PostgresStorage: Storage {
                 deleted += try await PostgresEntryRows.emptyTrash(of: UserID(rawValue: owner), deletedBefore: moment, database.feed,
                                                                   connection, database.logger)
             }
+            try await Self.removeUnusedPhotos(connection, database.logger)
             return deleted
+        }
+    }
+
+    /// The photos of every diary that no entry holds, stored before `DiaryPhotos.unusedGrace`,
+    /// each diary's in its own transaction.
+    private static func removeUnusedPhotos(_ connection: PostgresConnection, _ logger: Logger) async throws {
+        let before = Date().addingTimeInterval(-DiaryPhotos.unusedGrace)
+        var owners: [Int64] = []
+        for try await owner in try await connection.query("""
+            SELECT DISTINCT owner_id FROM photo WHERE stored_at < \(before.millisecondsSince1970)
+            """, logger: logger).decode(Int64.self) { owners.append(owner) }
+        for owner in owners {
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                _ = try await PostgresPhotoRows.removeUnused(of: UserID(rawValue: owner), storedBefore: before, connection, logger)
+                try await connection.query("COMMIT", logger: logger)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
         }
     }
 

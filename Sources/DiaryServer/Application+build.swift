@@ -32,6 +32,8 @@ public struct ServerSettings: Sendable {
     /// Days an entry stays in the trash before the server deletes it for good (`--trash-days`);
     /// `nil`: kept until the writer empties it.
     public var trashDays: Int? = Diary.trashDays
+    /// The most bytes each user's photos may take together; `nil`: no limit.
+    public var photoQuotaBytes: Int64?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, weather: (any WeatherProvider)? = nil,
                 trustedProxies: TrustedProxies = .none, hostNames: [String] = [],
@@ -87,6 +89,7 @@ func buildRouter(storage: any Storage, settings: ServerSettings, logger: Logger)
     TrashController(diaries: diaries).addRoutes(to: diary)
     SearchController(diaries: diaries, gate: SearchGate(limits: settings.search)).addRoutes(to: diary)
     OrganizeController(diaries: diaries).addRoutes(to: diary)
+    PhotosController(photos: { [quota = settings.photoQuotaBytes] in storage.photos(of: $0, quotaBytes: quota) }).addRoutes(to: diary)
     SampleController(diaries: diaries, sample: BundledFiles.sample).addRoutes(to: diary)
     methods.learn(router.routes)
     return router

@@ -198,6 +198,38 @@ enum DiaryMigrations {
                 WHERE owner_id <> (SELECT e.owner_id FROM entry AS e WHERE e.seq = entry_tag.seq)
                 """)
         }
+        migrator.registerMigration("v10-photos") { db in
+            // Photos, kept in the file so that a copy of it is the whole diary. Each diary keeps
+            // each photo once, named by the SHA-256 of its bytes (`id`), which are split into
+            // `photo_part` rows of 256 KiB: read and written a part at a time, a photo is never
+            // whole in memory. The thumbnail (tens of kilobytes) sits in the photo's row. An
+            // entry holds its photos' names, captions and sizes as JSON in `photos` ('' for
+            // none: most entries).
+            try db.execute(sql: """
+                ALTER TABLE entry ADD COLUMN photos TEXT NOT NULL DEFAULT '';
+                CREATE TABLE photo (
+                    owner_id INTEGER NOT NULL,
+                    id TEXT NOT NULL,
+                    format TEXT NOT NULL,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    byte_count INTEGER NOT NULL,
+                    stored_at INTEGER NOT NULL,
+                    thumbnail_format TEXT,
+                    thumbnail_width INTEGER,
+                    thumbnail_height INTEGER,
+                    thumbnail BLOB,
+                    UNIQUE (owner_id, id)
+                );
+                CREATE TABLE photo_part (
+                    owner_id INTEGER NOT NULL,
+                    photo_id TEXT NOT NULL,
+                    part INTEGER NOT NULL,
+                    bytes BLOB NOT NULL,
+                    PRIMARY KEY (owner_id, photo_id, part)
+                );
+                """)
+        }
         return migrator
     }
 }

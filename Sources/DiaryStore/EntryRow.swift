@@ -15,13 +15,13 @@ struct EntryRow {
     static let columns = "seq, id, title, body, created_at, updated_at, version, deleted_at, " + laterColumns
     /// The columns after the body and the dates, which a list row reads too.
     static let laterColumns =
-        "latitude, longitude, weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature, tags, starred"
+        "latitude, longitude, weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature, tags, starred, photos"
 
     /// Positions in `columns` (a list reads `substr(body, …)` at `body`'s place).
     enum Column {
         static let sequence = 0, id = 1, title = 2, body = 3, createdAt = 4, updatedAt = 5, version = 6, deletedAt = 7
         static let latitude = 8, longitude = 9, weatherProvider = 10, weatherCondition = 11, weatherDescription = 12
-        static let weatherIsDay = 13, weatherTemperature = 14, tags = 15, starred = 16
+        static let weatherIsDay = 13, weatherTemperature = 14, tags = 15, starred = 16, photos = 17
     }
 
     init(_ row: some ColumnValues) {
@@ -37,7 +37,8 @@ struct EntryRow {
             location: Self.location(row),
             weather: Self.weather(row),
             tags: Self.tags(row),
-            starred: row.integer(Column.starred) != 0)
+            starred: row.integer(Column.starred) != 0,
+            photos: [EntryPhoto](storedText: row.text(Column.photos)))
     }
 
     /// How `entry.tags` keeps an entry's tags: joined by U+001F, which no tag holds (`Tags`).
@@ -59,6 +60,14 @@ struct EntryRow {
         for tag in entry.tags {
             try insert.execute(arguments: [owner.rawValue, Tags.key(tag), entry.createdAt.millisecondsSince1970, sequence, tag])
         }
+    }
+
+    /// The name of the entry's first photo, read without decoding the rest (a list row needs
+    /// only that one).
+    static func firstPhoto(_ row: some ColumnValues) -> PhotoID? {
+        let text = row.text(Column.photos)
+        guard !text.isEmpty, let range = text.range(of: #""id":""#) else { return nil }
+        return PhotoID(text[range.upperBound...].prefix(64))
     }
 
     static func location(_ row: some ColumnValues) -> Coordinates? {
@@ -101,8 +110,8 @@ struct EntryRow {
     static func insert(_ entry: Entry, owner: UserID, index: SearchIndexChanges, _ db: Database) throws {
         try db.cachedStatement(sql: """
                 INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude, tags, starred,
-                    word_count)
-                VALUES (?, ?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    word_count, photos)
+                VALUES (?, ?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(
             arguments: [
                 owner.rawValue,
@@ -110,7 +119,7 @@ struct EntryRow {
                 entry.createdAt.millisecondsSince1970,
                 entry.updatedAt.millisecondsSince1970, entry.version, entry.deletedAt?.millisecondsSince1970,
                 entry.location?.latitude, entry.location?.longitude,
-                entry.tags.joined(separator: tagSeparator), entry.starred, entry.wordCount,
+                entry.tags.joined(separator: tagSeparator), entry.starred, entry.wordCount, entry.photos.storedText,
             ])
         let sequence = db.lastInsertedRowID
         if let weather = entry.weather { try setWeather(weather, sequence: sequence, db) }
@@ -151,6 +160,10 @@ struct EntryRow {
         }
         if (tagsChanged || place) && !(old.tags.isEmpty && entry.tags.isEmpty) {
             try writeTagRows(of: entry, sequence: row.sequence, owner: owner, replacing: true, db)
+        }
+        if !EntryPhoto.same(old.photos, entry.photos) {
+            try db.cachedStatement(sql: "UPDATE entry SET photos = ? WHERE seq = ?").execute(
+                arguments: [entry.photos.storedText, row.sequence])
         }
         if old.location != entry.location {
             try db.cachedStatement(sql: "UPDATE entry SET latitude = ?, longitude = ? WHERE seq = ?").execute(

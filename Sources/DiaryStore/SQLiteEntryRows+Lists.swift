@@ -127,7 +127,8 @@ extension SQLiteEntryRows {
             deletedAt: (row[Column.deletedAt] as Int64?).map(Date.init(millisecondsSince1970:)),
             weather: EntryRow.weather(row),
             tags: EntryRow.tags(row),
-            starred: (row[Column.starred] as Int64) != 0)
+            starred: (row[Column.starred] as Int64) != 0,
+            photo: EntryRow.firstPhoto(row))
     }
 }
 

@@ -18,6 +18,10 @@ public struct SQLiteStorage: Storage {
         SQLiteEntryRows(database: database, owner: owner)
     }
 
+    public func photoRows(of owner: UserID) -> any PhotoRows {
+        SQLitePhotoRows(database: database, owner: owner)
+    }
+
     public var accountRows: any AccountRows {
         SQLiteAccountRows(database: database)
     }
@@ -34,9 +38,15 @@ public struct SQLiteStorage: Storage {
         return try await database.write { db in
             let owners = try Int64.fetchAll(db, sql: "SELECT DISTINCT owner_id FROM entry WHERE deleted_at < ?",
                                             arguments: [moment.millisecondsSince1970])
-            return try owners.reduce(0) { deleted, owner in
+            let deleted = try owners.reduce(0) { deleted, owner in
                 deleted + (try SQLiteEntryRows.emptyTrash(of: UserID(rawValue: owner), deletedBefore: moment, index: index, db))
             }
+            let unusedBefore = Date().addingTimeInterval(-DiaryPhotos.unusedGrace)
+            for owner in try Int64.fetchAll(db, sql: "SELECT DISTINCT owner_id FROM photo WHERE stored_at < ?",
+                                            arguments: [unusedBefore.millisecondsSince1970]) {
+                _ = try SQLitePhotoRows.removeUnused(of: UserID(rawValue: owner), storedBefore: unusedBefore, db)
+            }
+            return deleted
         }
     }
 
@@ -46,6 +56,6 @@ public struct SQLiteStorage: Storage {
 extension DiaryDatabase {
     /// One user's diary in this file, with its rules.
     public func diary(of owner: UserID) -> Diary {
-        Diary(rows: entries(of: owner))
+        Diary(rows: entries(of: owner), photos: SQLitePhotoRows(database: self, owner: owner))
     }
 }

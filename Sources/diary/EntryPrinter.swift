@@ -50,6 +50,16 @@ struct EntryPrinter {
         lines.append(meta)
         if !entry.tags.isEmpty { lines.append(Tags.hashtags(entry.tags)) }
         if !entry.body.isBlank { lines.append(""); lines.append(entry.body) }
+        if !entry.photos.isEmpty {
+            // Named by the start of their name, as entries are; the web app shows the photos.
+            lines.append("")
+            lines.append(entry.photos.count == 1 ? "1 photo:" : "\(entry.photos.count) photos:")
+            for (index, photo) in entry.photos.enumerated() {
+                var line = "  \(index + 1). \(photo.id.short) · \(photo.width) × \(photo.height)"
+                if !photo.caption.isBlank { line += " · " + photo.caption.split(whereSeparator: \.isNewline).joined(separator: " ") }
+                lines.append(line)
+            }
+        }
         var shownLines = lines.map(shown)
         if terminal.colour {
             if !entry.title.isBlank { shownLines[0] = terminal.bold(shownLines[0]) }

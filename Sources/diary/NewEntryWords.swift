@@ -8,6 +8,8 @@ struct NewEntryWords {
     var words: [String]
     var body: String?
     var date: String?
+    /// Photos come with the entry: then it may have no words at all.
+    var withPhotos = false
 
     func read() throws -> (EntryText, moment: Date?) {
         var moment = date.flatMap { WrittenDate.parse($0) }
@@ -31,6 +33,11 @@ struct NewEntryWords {
             return (try EntryText(title: title, body: body), moment)
         }
         if let given { return (try EntryText(title: "", body: given), moment) }
+        if withPhotos {
+            // A photo is an entry by itself: no editor opens; text piped in is still its words.
+            let written = isatty(STDIN_FILENO) != 1 ? try TextInput.readStandardInput() : ""
+            return (try EntryText(title: written, body: "", allowBlank: true), moment)
+        }
         let written = try TextInput.read()
         if written.isBlank { throw InputError.nothingWritten }
         return (try EntryText(title: written, body: ""), moment)

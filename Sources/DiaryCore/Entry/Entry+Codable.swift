@@ -5,7 +5,7 @@ import Foundation
 
 extension Entry: Encodable {
     enum CodingKeys: String, CodingKey {
-        case id, title, body, createdAt, updatedAt, version, deletedAt, location, weather, tags, starred
+        case id, title, body, createdAt, updatedAt, version, deletedAt, location, weather, tags, starred, photos
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -21,12 +21,13 @@ extension Entry: Encodable {
         try container.encode(weather.map(WeatherJSON.init), forKey: .weather)
         try container.encode(tags, forKey: .tags)
         try container.encode(starred, forKey: .starred)
+        try container.encode(photos, forKey: .photos)
     }
 }
 
 extension EntrySummary: Encodable {
     enum CodingKeys: String, CodingKey {
-        case id, title, excerpt, createdAt, updatedAt, version, deletedAt, weather, tags, starred
+        case id, title, excerpt, createdAt, updatedAt, version, deletedAt, weather, tags, starred, photo
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -41,6 +42,8 @@ extension EntrySummary: Encodable {
         try container.encode(weather.map(WeatherJSON.init), forKey: .weather)
         try container.encode(tags, forKey: .tags)
         try container.encode(starred, forKey: .starred)
+        // Only when there is one: most rows have none, and every list page would carry a null.
+        try container.encodeIfPresent(photo?.hex, forKey: .photo)
     }
 }
 

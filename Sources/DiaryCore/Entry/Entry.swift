@@ -22,6 +22,8 @@ public struct Entry: Sendable, Hashable {
     public var tags: [String]
     /// Starred by its writer: a favourite.
     public var starred: Bool
+    /// Its photos, in the order its writer put them (at most `EntryPhoto.maximumPerEntry`).
+    public var photos: [EntryPhoto]
 
     public init(
         id: UUID = UUID(),
@@ -34,7 +36,8 @@ public struct Entry: Sendable, Hashable {
         location: Coordinates? = nil,
         weather: Weather? = nil,
         tags: [String] = [],
-        starred: Bool = false
+        starred: Bool = false,
+        photos: [EntryPhoto] = []
     ) {
         self.id = id
         self.title = title
@@ -47,6 +50,7 @@ public struct Entry: Sendable, Hashable {
         self.weather = weather
         self.tags = tags
         self.starred = starred
+        self.photos = photos
     }
 
     public var isInTrash: Bool { deletedAt != nil }
@@ -67,7 +71,7 @@ public struct Entry: Sendable, Hashable {
         EntrySummary(
             id: id, title: title, excerpt: Excerpt.of(body),
             createdAt: createdAt, updatedAt: updatedAt, version: version, deletedAt: deletedAt, weather: weather,
-            tags: tags, starred: starred)
+            tags: tags, starred: starred, photo: photos.first?.id)
     }
 }
 

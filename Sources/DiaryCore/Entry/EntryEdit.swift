@@ -1,8 +1,8 @@
 import Foundation
 
 /// What an edit of an entry changes: each part given, the rest left as it is. Its words, its
-/// tags, its star and its moment are all the writer's, so a change to any of them is a new
-/// version of the entry, and an edit based on an older version conflicts.
+/// tags, its star, its moment and its photos are all the writer's, so a change to any of them
+/// is a new version of the entry, and an edit based on an older version conflicts.
 public struct EntryEdit: Sendable {
     public var text: EntryText?
     /// Checked (`Tags.checked`) when the edit is made.
@@ -10,15 +10,34 @@ public struct EntryEdit: Sendable {
     public var starred: Bool?
     /// When the entry was written (backdated, say): checked against `EntryMoment`.
     public private(set) var moment: Date?
+    /// Checked (`checkedPhotos`) when the edit is made; their sizes are the stored photos'
+    /// (`Diary` fills them in).
+    public internal(set) var photos: [EntryPhoto]?
 
-    public init(text: EntryText? = nil, tags: [String]? = nil, starred: Bool? = nil, moment: Date? = nil) throws(EntryError) {
+    public init(text: EntryText? = nil, tags: [String]? = nil, starred: Bool? = nil, moment: Date? = nil,
+                photos: [EntryPhoto]? = nil) throws(EntryError) {
         self.text = text
         self.tags = try tags.map { tags throws(EntryError) in try Tags.checked(tags) }
         self.starred = starred
+        self.photos = try photos.map { photos throws(EntryError) in try Self.checkedPhotos(photos) }
         if let moment {
             guard EntryMoment.contains(moment.millisecondsSince1970) else { throw .momentOutOfRange }
             self.moment = Date(millisecondsSince1970: moment.millisecondsSince1970)
         }
+    }
+
+    /// `photos` if an entry may hold them: at most `EntryPhoto.maximumPerEntry`, each once,
+    /// captions within their limit.
+    static func checkedPhotos(_ photos: [EntryPhoto]) throws(EntryError) -> [EntryPhoto] {
+        guard photos.count <= EntryPhoto.maximumPerEntry else { throw .tooManyPhotos(limit: EntryPhoto.maximumPerEntry) }
+        var seen = Set<PhotoID>()
+        for (index, photo) in photos.enumerated() {
+            guard seen.insert(photo.id).inserted else { throw .photoTwice(position: index + 1) }
+            if photo.caption.unicodeScalars.count > EntryPhoto.maximumCaptionLength {
+                throw .captionTooLong(position: index + 1, limit: EntryPhoto.maximumCaptionLength)
+            }
+        }
+        return photos
     }
 
     /// The same edit with its tags spelled as the diary already spells them (`forms`: key → tag).
@@ -39,8 +58,12 @@ public struct EntryEdit: Sendable {
         if let tags { changed.tags = tags }
         if let starred { changed.starred = starred }
         if let moment { changed.createdAt = moment }
+        if let photos { changed.photos = photos }
+        // Words may be blank only beside a photo: nothing else is an entry.
+        if changed.title.isBlank && changed.body.isBlank && changed.photos.isEmpty { throw .blank }
         let same = changed.title.utf8.elementsEqual(entry.title.utf8) && changed.body.utf8.elementsEqual(entry.body.utf8)
             && Tags.same(changed.tags, entry.tags) && changed.starred == entry.starred && changed.createdAt == entry.createdAt
+            && EntryPhoto.same(changed.photos, entry.photos)
         if same { return nil }
         changed.updatedAt = Date(millisecondsSince1970: now.millisecondsSince1970)
         try changed.advanceVersion()

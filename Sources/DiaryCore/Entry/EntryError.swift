@@ -23,6 +23,13 @@ public enum EntryError: Error, Equatable, Sendable {
     case diaryNotEmpty
     /// The change was based on `expected`, but the entry has moved on to `current`.
     case conflict(expected: Int, current: Entry)
+    case tooManyPhotos(limit: Int)
+    /// The photo at this position (from 1) is given twice.
+    case photoTwice(position: Int)
+    /// The caption of the photo at this position (from 1) is over the limit.
+    case captionTooLong(position: Int, limit: Int)
+    /// The diary holds no photo by this name: it must be uploaded first.
+    case photoNotStored(String)
 }
 
 extension EntryError: CustomStringConvertible, LocalizedError {
@@ -52,6 +59,14 @@ extension EntryError: CustomStringConvertible, LocalizedError {
             "The sample diary is only for an empty diary, and this one has entries."
         case .conflict(let expected, let current):
             "The entry was changed elsewhere: you edited version \(expected), and it is now at version \(current.version)."
+        case .tooManyPhotos(let limit):
+            "An entry may have at most \(limit) photos."
+        case .photoTwice(let position):
+            "Photo \(position) is in the entry twice: give each photo once."
+        case .captionTooLong(let position, let limit):
+            "The caption of photo \(position) is too long: it may have at most \(limit.formatted()) characters."
+        case .photoNotStored(let id):
+            "The diary has no photo \(id): upload it (POST /api/v1/photos) before adding it to an entry."
         }
     }
 

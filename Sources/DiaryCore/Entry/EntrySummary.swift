@@ -13,10 +13,13 @@ public struct EntrySummary: Sendable, Hashable {
     public var weather: Weather?
     public var tags: [String]
     public var starred: Bool
+    /// The entry's first photo, which the row shows small.
+    public var photo: PhotoID?
 
     public init(
         id: UUID, title: String, excerpt: String, createdAt: Date, updatedAt: Date,
-        version: Int, deletedAt: Date?, weather: Weather? = nil, tags: [String] = [], starred: Bool = false
+        version: Int, deletedAt: Date?, weather: Weather? = nil, tags: [String] = [], starred: Bool = false,
+        photo: PhotoID? = nil
     ) {
         self.id = id
         self.title = title
@@ -28,6 +31,7 @@ public struct EntrySummary: Sendable, Hashable {
         self.weather = weather
         self.tags = tags
         self.starred = starred
+        self.photo = photo
     }
 }
 

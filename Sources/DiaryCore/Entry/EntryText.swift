@@ -15,7 +15,10 @@ public struct EntryText: Sendable, Hashable {
     ///   as the original app did;
     /// - a title and a body that are both blank (white space only) are refused;
     /// - a title over 1,000 characters (Unicode scalars) or a body over 1 MiB is refused.
-    public init(title: String, body: String) throws(EntryError) {
+    ///
+    /// With `allowBlank`, blank words are let through: an entry may be only photos, which
+    /// `Diary` checks once it knows what the entry holds.
+    public init(title: String, body: String, allowBlank: Bool = false) throws(EntryError) {
         var title = title
         var body = body
         if let lineBreak = title.firstIndex(where: \.isLineBreak) {
@@ -26,7 +29,7 @@ public struct EntryText: Sendable, Hashable {
                 body = body.isEmpty ? String(rest) : String(rest) + "\n" + body
             }
         }
-        if title.isBlank && body.isBlank { throw .blank }
+        if !allowBlank && title.isBlank && body.isBlank { throw .blank }
         // Counted in Unicode scalars (code points), as JSON Schema's maxLength counts: counted
         // in Swift's characters, "a" followed by 400,000 combining accents was one character.
         if title.unicodeScalars.count > Self.maximumTitleLength {

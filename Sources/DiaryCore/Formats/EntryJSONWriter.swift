@@ -29,6 +29,20 @@ public struct EntryJSONWriter {
         } else {
             out.append(contentsOf: "null".utf8)
         }
+        out.append(contentsOf: #","photos":["#.utf8)
+        for (index, photo) in entry.photos.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"caption":"#.utf8)
+            Self.appendString(photo.caption, to: &out)
+            out.append(contentsOf: #","height":"#.utf8)
+            out.append(contentsOf: String(photo.height).utf8)
+            out.append(contentsOf: #","id":""#.utf8)
+            out.append(contentsOf: photo.id.hex.utf8)
+            out.append(contentsOf: #"","width":"#.utf8)
+            out.append(contentsOf: String(photo.width).utf8)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
         Self.appendStarAndTags(starred: entry.starred, tags: entry.tags, to: &out)
         Self.appendEnd(title: entry.title, updatedAt: entry.updatedAt, version: entry.version, weather: entry.weather, to: &out)
     }
@@ -43,6 +57,11 @@ public struct EntryJSONWriter {
         Self.appendString(summary.excerpt, to: &out)
         out.append(contentsOf: #","id":"#.utf8)
         Self.appendID(summary.id, to: &out)
+        if let photo = summary.photo {
+            out.append(contentsOf: #","photo":""#.utf8)
+            out.append(contentsOf: photo.hex.utf8)
+            out.append(UInt8(ascii: "\""))
+        }
         Self.appendStarAndTags(starred: summary.starred, tags: summary.tags, to: &out)
         Self.appendEnd(title: summary.title, updatedAt: summary.updatedAt, version: summary.version, weather: summary.weather, to: &out)
     }
@@ -63,7 +82,7 @@ public struct EntryJSONWriter {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// `"starred"` and `"tags"`, which sort between `"location"` (or `"id"`) and `"title"`.
+    /// `"starred"` and `"tags"`, which sort between `"photos"` (or `"id"`, `"photo"`) and `"title"`.
     private static func appendStarAndTags(starred: Bool, tags: [String], to out: inout [UInt8]) {
         out.append(contentsOf: (starred ? #","starred":true,"tags":["# : #","starred":false,"tags":["#).utf8)
         for (index, tag) in tags.enumerated() {

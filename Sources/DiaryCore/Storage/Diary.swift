@@ -6,9 +6,12 @@ import Foundation
 /// "Not found" is `nil` on reads and `EntryError.notFound` on writes.
 public struct Diary: Sendable {
     public let rows: any EntryRows
+    /// The diary's photos, which an entry may only hold once they are stored.
+    public let photos: any PhotoRows
 
-    public init(rows: any EntryRows) {
+    public init(rows: any EntryRows, photos: any PhotoRows) {
         self.rows = rows
+        self.photos = photos
     }
 
     /// The most entries one page or batch holds, whatever a caller asks: a number from outside
@@ -27,14 +30,18 @@ public struct Diary: Sendable {
     /// `moment` dates the entry at another time than now (written the next morning about the
     /// evening before); it must be one an entry may have (`EntryMoment`).
     ///
-    /// `tags` and `starred` are the new entry's (on a retry, given ones replace the entry's).
+    /// `tags`, `starred` and `photos` are the new entry's (on a retry, given ones replace the
+    /// entry's). Words may be blank when there is a photo.
     public func create(_ text: EntryText, id: UUID, location: Coordinates? = nil, basedOn version: Int? = nil,
-                       at moment: Date? = nil, tags: [String]? = nil, starred: Bool? = nil) async throws -> Entry {
+                       at moment: Date? = nil, tags: [String]? = nil, starred: Bool? = nil,
+                       photos: [EntryPhoto]? = nil) async throws -> Entry {
         let now = Date()
-        let edit = try await spelledAsTheDiary(try EntryEdit(text: text, tags: tags, starred: starred, moment: moment))
+        let edit = try await withStoredPhotos(spelledAsTheDiary(
+            try EntryEdit(text: text, tags: tags, starred: starred, moment: moment, photos: photos)))
         let entry = Entry(id: id, title: text.title, body: text.body, createdAt: edit.moment ?? now, updatedAt: now,
-                          location: location, tags: edit.tags ?? [], starred: starred ?? false)
-        let retry = try EntryEdit(text: text, tags: edit.tags, starred: starred)
+                          location: location, tags: edit.tags ?? [], starred: starred ?? false, photos: edit.photos ?? [])
+        if text.title.isBlank && text.body.isBlank && entry.photos.isEmpty { throw EntryError.blank }
+        let retry = try EntryEdit(text: text, tags: edit.tags, starred: starred, photos: edit.photos)
         return try await rows.insert(entry) { existing in
             guard let version, version == existing.version else { return nil }
             return try retry.applied(to: existing, at: now)
@@ -53,7 +60,7 @@ public struct Diary: Sendable {
     /// conflict) when the edit leaves the entry as it is.
     public func edit(id: UUID, _ edit: EntryEdit, expecting version: Int?) async throws -> Entry {
         let now = Date()
-        let edit = try await spelledAsTheDiary(edit)
+        let edit = try await withStoredPhotos(spelledAsTheDiary(edit))
         return try await rows.change(id: id) { current in
             guard let changed = try edit.applied(to: current, at: now) else { return nil }
             if let version, version != current.version { throw EntryError.conflict(expected: version, current: current) }
@@ -66,6 +73,19 @@ public struct Diary: Sendable {
     private func spelledAsTheDiary(_ edit: EntryEdit) async throws -> EntryEdit {
         guard let tags = edit.tags, !tags.isEmpty else { return edit }
         return edit.spelling(tagsAs: try await rows.tagSpellings(keys: tags.map(Tags.key)))
+    }
+
+    /// The edit with each photo's size as stored; `EntryError.photoNotStored` for a photo the
+    /// diary does not have (a client must upload a photo before an entry may hold it).
+    private func withStoredPhotos(_ edit: EntryEdit) async throws -> EntryEdit {
+        guard let given = edit.photos, !given.isEmpty else { return edit }
+        let stored = try await photos.photos(ids: given.map(\.id))
+        var edit = edit
+        edit.photos = try given.map { photo in
+            guard let found = stored[photo.id] else { throw EntryError.photoNotStored(photo.id.hex) }
+            return EntryPhoto(id: photo.id, caption: photo.caption, width: found.width, height: found.height)
+        }
+        return edit
     }
 
     /// Records the weather of an entry's moment. It is the server's note, not the writer's
@@ -101,14 +121,26 @@ public struct Diary: Sendable {
         }
     }
 
-    /// Deletes the entry for good, whether in the trash or not.
+    /// Deletes the entry for good, whether in the trash or not, and the photos no entry holds
+    /// any longer.
     public func purge(id: UUID) async throws {
         guard try await rows.delete(id: id) else { throw EntryError.notFound(id.diaryString) }
+        try await removeUnusedPhotos()
     }
 
-    /// Empties the trash: every entry in it is deleted for good (the writer has confirmed). How many.
+    /// Empties the trash: every entry in it is deleted for good (the writer has confirmed), and
+    /// the photos no entry holds any longer. How many entries.
     public func emptyTrash() async throws -> Int {
-        try await rows.emptyTrash(deletedBefore: nil)
+        let emptied = try await rows.emptyTrash(deletedBefore: nil)
+        try await removeUnusedPhotos()
+        return emptied
+    }
+
+    /// Lets go of the photos no entry (nor the trash) holds, once they have waited
+    /// `DiaryPhotos.unusedGrace`: a photo sent ahead of the entry that will hold it (an offline
+    /// outbox sends photos first) is not let go before its entry arrives.
+    public func removeUnusedPhotos(now: Date = Date()) async throws {
+        _ = try await photos.removeUnused(storedBefore: now.addingTimeInterval(-DiaryPhotos.unusedGrace))
     }
 
     /// How long an entry stays in the trash before the server deletes it for good, unless the

@@ -10,6 +10,9 @@ public protocol Storage: Sendable {
     /// The rows of one user's diary (`UserID.localOwner`'s before any account exists).
     func entryRows(of owner: UserID) -> any EntryRows
 
+    /// The photos of one user's diary.
+    func photoRows(of owner: UserID) -> any PhotoRows
+
     /// Users, sessions, access tokens and login throttles.
     var accountRows: any AccountRows { get }
 
@@ -27,8 +30,9 @@ public protocol Storage: Sendable {
     /// keep their ids, entries their versions and trash.
     func writeInstallation(_ installation: Installation) async throws
 
-    /// Deletes for good, in every diary, the entries moved to the trash before `moment`; how
-    /// many. What the server does every so often, so the trash empties itself.
+    /// Deletes for good, in every diary, the entries moved to the trash before `moment`, and then
+    /// the photos no entry holds that were stored before `DiaryPhotos.unusedGrace`; how many
+    /// entries. What the server does every so often, so the trash empties itself.
     func emptyTrashes(deletedBefore moment: Date) async throws -> Int
 
     /// Where the data is, for its operator: a file's path, a URL without its password. Never
@@ -39,7 +43,12 @@ public protocol Storage: Sendable {
 extension Storage {
     /// One user's diary, with its rules.
     public func diary(of owner: UserID) -> Diary {
-        Diary(rows: entryRows(of: owner))
+        Diary(rows: entryRows(of: owner), photos: photoRows(of: owner))
+    }
+
+    /// One user's photos, with their rules; `quotaBytes` bounds what they take together.
+    public func photos(of owner: UserID, quotaBytes: Int64? = nil) -> DiaryPhotos {
+        DiaryPhotos(rows: photoRows(of: owner), quotaBytes: quotaBytes)
     }
 
     /// The accounts, with their rules; passwords hashed by `passwords`.

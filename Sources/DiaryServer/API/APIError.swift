@@ -38,6 +38,22 @@ struct APIError: HTTPResponseError {
             return error
         case let error as EntryError:
             return from(error)
+        case let error as PhotoError:
+            // What the bytes are not: not an image Diary keeps (415), or one whose header cannot
+            // be read or claims more pixels than any camera makes (422).
+            return APIError(status: error == .notAPhoto ? .unsupportedMediaType : .unprocessableContent,
+                            code: error == .notAPhoto ? "not_a_photo" : "bad_photo", message: error.description)
+        case let error as DiaryPhotoError:
+            switch error {
+            case .tooLarge:
+                return APIError(status: .contentTooLarge, code: "too_large", message: error.description)
+            case .overQuota:
+                return APIError(status: .contentTooLarge, code: "over_quota", message: error.description)
+            case .notAThumbnail:
+                return APIError(status: .unprocessableContent, code: "bad_photo", message: error.description)
+            case .notFound:
+                return .noSuchPhoto
+            }
         case let error as HTTPError:
             return from(error)
         case let error as AccountError:
@@ -75,6 +91,8 @@ struct APIError: HTTPResponseError {
             APIError(status: .conflict, code: "not_empty", message: error.description)
         case .conflict(_, let current):
             APIError(status: .conflict, code: "conflict", message: error.description, current: current)
+        case .tooManyPhotos, .photoTwice, .captionTooLong, .photoNotStored:
+            APIError(status: .unprocessableContent, code: "bad_photos", message: error.description)
         }
     }
 

@@ -38,10 +38,23 @@ struct EntriesController {
         var starred: Bool?
         /// When it was written, if not now (ISO 8601: an entry written the next morning).
         var createdAt: String?
+        /// Its photos (none when absent), each uploaded first: then the words may be blank.
+        var photos: [PhotoInput]?
 
         struct Location: Decodable {
             var latitude: Double
             var longitude: Double
+        }
+    }
+
+    /// A photo as an entry names it: one the diary holds already (`POST /photos`), with its
+    /// caption. Its size is the stored photo's, whatever is sent.
+    struct PhotoInput: Decodable {
+        var id: PhotoID
+        var caption: String?
+
+        static func photos(_ inputs: [PhotoInput]?) -> [EntryPhoto]? {
+            inputs?.map { EntryPhoto(id: $0.id, caption: $0.caption ?? "") }
         }
     }
 
@@ -55,6 +68,8 @@ struct EntriesController {
         var tags: [String]?
         var starred: Bool?
         var createdAt: String?
+        /// The photos, in order, when given: they replace the entry's.
+        var photos: [PhotoInput]?
     }
 
     /// A `PATCH`: only what is given changes (a star from the list, tags, a new date); a title
@@ -65,6 +80,8 @@ struct EntriesController {
         var tags: [String]?
         var starred: Bool?
         var createdAt: String?
+        /// The photos, in order, when given: they replace the entry's.
+        var photos: [PhotoInput]?
     }
 
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
@@ -89,12 +106,13 @@ struct EntriesController {
         let store = diaries(try context.requireUser().id)
         var request = request
         let input = try await request.decodeJSON(NewEntry.self)
-        let text = try EntryText(title: input.title, body: input.body)
+        // Blank words are let through here: `Diary` refuses them unless there is a photo.
+        let text = try EntryText(title: input.title, body: input.body, allowBlank: true)
         let moment = try Self.moment(input.createdAt)
         if let id = input.id, let existing = try await store.entry(id: id) {
             guard let version = input.basedOn else { return JSONResponse.entry(existing) }
             return JSONResponse.entry(try await store.create(text, id: id, location: nil, basedOn: version, tags: input.tags,
-                                                             starred: input.starred))
+                                                             starred: input.starred, photos: PhotoInput.photos(input.photos)))
         }
         var place: Coordinates?
         if let location = input.location {
@@ -104,7 +122,7 @@ struct EntriesController {
             place = coordinates
         }
         let entry = try await store.create(text, id: input.id ?? UUID(), location: place, basedOn: input.basedOn, at: moment,
-                                           tags: input.tags, starred: input.starred)
+                                           tags: input.tags, starred: input.starred, photos: PhotoInput.photos(input.photos))
         if let place, let weather { weather.record(for: entry, at: place, in: store) }
         return JSONResponse.entry(entry, status: .created, location: true)
     }
@@ -122,8 +140,8 @@ struct EntriesController {
         let precondition = try Self.precondition(request)
         var request = request
         let input = try await request.decodeJSON(ChangedEntry.self)
-        let edit = try EntryEdit(text: try EntryText(title: input.title, body: input.body), tags: input.tags, starred: input.starred,
-                                 moment: try Self.moment(input.createdAt))
+        let edit = try EntryEdit(text: try EntryText(title: input.title, body: input.body, allowBlank: true), tags: input.tags,
+                                 starred: input.starred, moment: try Self.moment(input.createdAt), photos: PhotoInput.photos(input.photos))
         return JSONResponse.entry(try await store.edit(id: id, edit, expecting: precondition.expectedVersion))
     }
 
@@ -135,11 +153,12 @@ struct EntriesController {
         let input = try await request.decodeJSON(EntryPatch.self)
         var text: EntryText?
         switch (input.title, input.body) {
-        case (let title?, let body?): text = try EntryText(title: title, body: body)
+        case (let title?, let body?): text = try EntryText(title: title, body: body, allowBlank: true)
         case (nil, nil): text = nil
         default: throw APIError.badRequest("Send the title and the body together, or neither: an entry's words change as a whole.")
         }
-        let edit = try EntryEdit(text: text, tags: input.tags, starred: input.starred, moment: try Self.moment(input.createdAt))
+        let edit = try EntryEdit(text: text, tags: input.tags, starred: input.starred, moment: try Self.moment(input.createdAt),
+                                 photos: PhotoInput.photos(input.photos))
         return JSONResponse.entry(try await store.edit(id: id, edit, expecting: precondition.expectedVersion))
     }
 

@@ -39,6 +39,11 @@ struct NewCommand: AsyncParsableCommand {
     @Flag(help: "Star the entry: a favourite.")
     var star = false
 
+    @Option(name: .customLong("photo"), help: ArgumentHelp(
+        "A photo to add (repeat for more): JPEG, PNG, WebP, GIF or HEIC, at most 20 MB. Its place and camera details are taken out.",
+        valueName: "file"))
+    var photos: [String] = []
+
     @Option(help: "The weather provider: open-meteo, openweather or off (default: $DIARY_WEATHER, else open-meteo).")
     var weather: String?
 
@@ -58,27 +63,38 @@ struct NewCommand: AsyncParsableCommand {
             }
             throw ValidationError("--date \"\(date)\" is not a date Diary reads: give one such as \(WrittenDate.forms).")
         }
+        if photos.count > EntryPhoto.maximumPerEntry {
+            throw ValidationError("An entry may have at most \(EntryPhoto.maximumPerEntry) photos; \(photos.count) were given.")
+        }
     }
 
     func run() async throws {
         let place = location.flatMap(Coordinates.init(text:))
-        let (text, moment) = try NewEntryWords(title: title, words: words, body: body, date: date).read()
+        let (text, moment) = try NewEntryWords(title: title, words: words, body: body, date: date, withPhotos: !photos.isEmpty).read()
         let store = try await options.openDiary()
+        // Every photo is kept before the entry is written: one that cannot be makes no entry.
+        var added: [EntryPhoto] = []
+        for path in photos {
+            let photo = try await PhotoFile.add(path, to: DiaryPhotos(rows: store.photos))
+            if !added.contains(where: { $0.id == photo.id }) { added.append(EntryPhoto(id: photo.id)) }
+        }
         // A backdated entry gets no weather: the provider knows the weather of now, not of then.
         let provider = place == nil || moment != nil
             ? nil : try WeatherSettings.provider(choice: weather, environment: ProcessInfo.processInfo.environment)
         // Saved first: the weather is a bonus that a slow or failing provider must not cost.
-        let entry = try await store.create(text, id: UUID(), location: place, at: moment, tags: tags, starred: star)
+        let entry = try await store.create(text, id: UUID(), location: place, at: moment, tags: tags, starred: star,
+                                           photos: added.isEmpty ? nil : added)
         let shortID = entry.id.diaryString.prefix(EntryPrinter.shortIDLength)
         let printer = EntryPrinter()
-        let when = moment.map { " for \(printer.dates.string(from: $0)) \(printer.time(of: $0))" } ?? ""
+        let when = (moment.map { " for \(printer.dates.string(from: $0)) \(printer.time(of: $0))" } ?? "")
+            + (added.isEmpty ? "" : added.count == 1 ? " with a photo" : " with \(added.count) photos")
         guard let place, let provider else {
             print("Saved \(shortID)\(when).")
             if location != nil, moment != nil { print("No weather: it is known for now, not for the entry's date.") }
             return
         }
         // Said at once: the writer is not kept waiting on the provider to know the entry is safe.
-        print("Saved \(shortID).")
+        print("Saved \(shortID)\(when).")
         fflush(nil)  // every stream: a pipe's reader sees it now too
         do {
             let weather = try await WeatherLookup.within(WeatherLookup.patience) { try await provider.currentWeather(at: place) }

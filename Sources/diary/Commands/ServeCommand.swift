@@ -46,6 +46,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Days an entry stays in the trash before it is deleted for good; 0 keeps it until the trash is emptied by hand.")
     var trashDays = Diary.trashDays
 
+    @Option(help: "Megabytes each user's photos may take together; 0 (the default) sets no limit. Default: $DIARY_PHOTO_QUOTA, else 0.")
+    var photoQuota: Int?
+
     @Option(help: "Where new entries' weather comes from: open-meteo (no key needed), openweather (needs DIARY_OPENWEATHER_KEY or DIARY_OPENWEATHER_KEY_FILE), or off. Default: $DIARY_WEATHER, else open-meteo.")
     var weather: String?
 
@@ -84,6 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.search = SearchLimits(timeout: try SearchSettings.timeout(option: searchTimeout, environment: environment))
         settings.webFiles = try WebRootSetting.folder(environment: environment)
         settings.trashDays = trashDays == 0 ? nil : trashDays
+        settings.photoQuotaBytes = try PhotoQuotaSetting.bytes(option: photoQuota, environment: environment)
         var logger = Logger(label: "diary")
         logger.logLevel = .info
         // On a wildcard address (0.0.0.0, ::) the server answers only for the names given, so
@@ -169,5 +173,24 @@ enum WebRootSetting {
             throw ValidationError("DIARY_WEB_ROOT must be a folder holding the web app's files (index.html and the rest), got \"\(path)\".")
         }
         return URL(fileURLWithPath: path, isDirectory: true)
+    }
+}
+
+/// `--photo-quota`, else `DIARY_PHOTO_QUOTA`, in bytes.
+enum PhotoQuotaSetting {
+    /// The photo allowance in bytes, from the option, else `DIARY_PHOTO_QUOTA`; `nil`: none.
+    static func bytes(option: Int?, environment: [String: String]) throws -> Int64? {
+        var megabytes = option
+        if megabytes == nil, let text = environment["DIARY_PHOTO_QUOTA"] {
+            guard let value = Int(text) else {
+                throw ValidationError("DIARY_PHOTO_QUOTA must be a whole number of megabytes (0: no limit), got \"\(text)\".")
+            }
+            megabytes = value
+        }
+        guard let megabytes, megabytes != 0 else { return nil }
+        guard (1...100_000_000).contains(megabytes) else {
+            throw ValidationError("--photo-quota must be from 0 (no limit) to 100000000 megabytes, got \(megabytes).")
+        }
+        return Int64(megabytes) * 1_048_576
     }
 }

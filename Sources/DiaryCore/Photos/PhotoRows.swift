@@ -1,0 +1,51 @@
+import Foundation
+
+/// One user's photos as a backend keeps them: rows read and written, nothing decided (the
+/// rules are `DiaryPhotos`'). Scoped to the diary's owner: another user's photo is as good as
+/// absent, even one with the same bytes (each diary keeps its own copy).
+public protocol PhotoRows: Sendable {
+    /// The photo with this name, `nil` when the diary has none.
+    func photo(id: PhotoID) async throws -> StoredPhoto?
+
+    /// Those of these photos that the diary has.
+    func photos(ids: [PhotoID]) async throws -> [PhotoID: StoredPhoto]
+
+    /// Stores `photo` with its bytes, read from `content` a part (`StoredPhoto.partSize`) at a
+    /// time, in one transaction: all of it or nothing. When the diary has the photo already,
+    /// only its `storedAt` moves. Whether it was new.
+    func store(_ photo: StoredPhoto, content: any PhotoContent) async throws -> Bool
+
+    /// Keeps `bytes` as the photo's thumbnail (replacing one there); `false` when the diary has
+    /// no such photo.
+    func storeThumbnail(_ thumbnail: PhotoThumbnail, bytes: Data, of id: PhotoID) async throws -> Bool
+
+    /// Part `index` (from 0) of the photo's bytes; `nil` when there is no such photo or part.
+    func part(_ index: Int, of id: PhotoID) async throws -> Data?
+
+    /// The thumbnail's bytes; `nil` when the photo has none (or there is no such photo).
+    func thumbnailBytes(of id: PhotoID) async throws -> Data?
+
+    /// The bytes all the diary's photos and thumbnails take: what a quota counts.
+    func storedBytes() async throws -> Int64
+
+    /// Deletes for good the photos that no entry of the diary (nor of its trash) holds and
+    /// that were stored before `moment`; how many.
+    func removeUnused(storedBefore moment: Date) async throws -> Int
+}
+
+/// Bytes to store, read a range at a time: a photo is written part by part from a file mapped
+/// into memory (or from the pieces left of it once its metadata is taken out) without ever
+/// being copied whole.
+public protocol PhotoContent: Sendable {
+    var byteCount: Int { get }
+    /// The bytes in `range`, which lies within `0..<byteCount`.
+    func bytes(in range: Range<Int>) -> Data
+}
+
+extension Data: PhotoContent {
+    public var byteCount: Int { count }
+
+    public func bytes(in range: Range<Int>) -> Data {
+        self[(startIndex + range.lowerBound)..<(startIndex + range.upperBound)]
+    }
+}

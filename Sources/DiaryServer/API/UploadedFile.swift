@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A request's body kept in a file of the server's own (readable by it alone) rather than in
+/// memory: twenty phones sending 20 MB photos at once would otherwise hold 400 MB. The file is
+/// mapped into memory to be read (the kernel pages it in and out as needed) and removed as soon
+/// as it is mapped.
+enum UploadedFile {
+    /// The body of `request`, at most `limit` bytes (413 beyond, before reading further), as
+    /// bytes mapped from a temporary file.
+    static func receive(_ request: Request, limit: Int, tooLarge: String) async throws -> Data {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw APIError(status: .contentTooLarge, code: "too_large", message: tooLarge)
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("diary-upload-\(UUID().uuidString)").path
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw APIError(status: .insufficientStorage, code: "disk_full",
+                           message: "The server could not make room for the upload; nothing was changed. Try again later.")
+        }
+        defer { unlink(path) }
+        var received = 0
+        do {
+            defer { close(descriptor) }
+            for try await buffer in request.body {
+                received += buffer.readableBytes
+                // A chunked body has no Content-Length to refuse it by up front.
+                guard received <= limit else { throw APIError(status: .contentTooLarge, code: "too_large", message: tooLarge) }
+                try buffer.withUnsafeReadableBytes { bytes in try writeAll(bytes, to: descriptor) }
+            }
+        }
+        guard received > 0 else { return Data() }
+        return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw APIError(status: .insufficientStorage, code: "disk_full",
+                               message: "The server's disk is full: the photo was not kept, and everything saved before is intact.")
+            }
+            offset += written
+        }
+    }
+}
+
+extension HTTPResponse.Status {
+    static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+}
