@@ -107,19 +107,21 @@ struct PostgresPhotoRows: PhotoRows {
         }
     }
 
-    func removeUnused(storedBefore moment: Date) async throws -> Int {
+    func removeUnused(storedBefore moment: Date, including: Set<PhotoID>) async throws -> Int {
         try await database.transaction { [owner, logger] connection in
-            try await Self.removeUnused(of: owner, storedBefore: moment, connection, logger)
+            try await Self.removeUnused(of: owner, storedBefore: moment, including: including, connection, logger)
         }
     }
 
     /// Deletes `owner`'s photos stored before `moment` that no entry (nor the trash) holds. The
     /// candidates are locked first: a photo stored again meanwhile (its `stored_at` moved) is kept.
-    static func removeUnused(of owner: UserID, storedBefore moment: Date, _ connection: PostgresConnection,
-                             _ logger: Logger) async throws -> Int {
+    static func removeUnused(of owner: UserID, storedBefore moment: Date, including: Set<PhotoID> = [],
+                             _ connection: PostgresConnection, _ logger: Logger) async throws -> Int {
         var candidates: [String] = []
+        let named = including.map(\.hex)
         for try await id in try await connection.query("""
-            SELECT id FROM photo WHERE owner_id = \(owner.rawValue) AND stored_at < \(moment.millisecondsSince1970) FOR UPDATE
+            SELECT id FROM photo WHERE owner_id = \(owner.rawValue) AND (stored_at < \(moment.millisecondsSince1970) OR id = ANY(\(named)::text[]))
+            ORDER BY id FOR UPDATE
             """, logger: logger).decode(String.self) { candidates.append(id) }
         guard !candidates.isEmpty else { return 0 }
         var held = Set<String>()

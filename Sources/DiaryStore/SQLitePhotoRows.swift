@@ -96,14 +96,16 @@ public struct SQLitePhotoRows: PhotoRows {
         }
     }
 
-    public func removeUnused(storedBefore moment: Date) async throws -> Int {
-        try await database.write { [owner] db in try Self.removeUnused(of: owner, storedBefore: moment, db) }
+    public func removeUnused(storedBefore moment: Date, including: Set<PhotoID>) async throws -> Int {
+        try await database.write { [owner] db in try Self.removeUnused(of: owner, storedBefore: moment, including: including, db) }
     }
 
-    /// Deletes `owner`'s photos stored before `moment` that no entry (nor the trash) holds.
-    static func removeUnused(of owner: UserID, storedBefore moment: Date, _ db: Database) throws -> Int {
-        let candidates = try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM photo WHERE owner_id = ? AND stored_at < ?"),
+    /// Deletes `owner`'s photos stored before `moment`, or among `including`, that no entry
+    /// (nor the trash) holds.
+    static func removeUnused(of owner: UserID, storedBefore moment: Date, including: Set<PhotoID> = [], _ db: Database) throws -> Int {
+        var candidates = try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM photo WHERE owner_id = ? AND stored_at < ?"),
                                              arguments: [owner.rawValue, moment.millisecondsSince1970])
+        candidates += including.map(\.hex).filter { !candidates.contains($0) }
         guard !candidates.isEmpty else { return 0 }
         var held = Set<PhotoID>()
         let rows = try String.fetchCursor(db.cachedStatement(sql: "SELECT photos FROM entry WHERE owner_id = ? AND photos <> ''"),
@@ -114,7 +116,7 @@ public struct SQLitePhotoRows: PhotoRows {
             if let photo = PhotoID(id), held.contains(photo) { continue }
             try db.cachedStatement(sql: "DELETE FROM photo_part WHERE owner_id = ? AND photo_id = ?").execute(arguments: [owner.rawValue, id])
             try db.cachedStatement(sql: "DELETE FROM photo WHERE owner_id = ? AND id = ?").execute(arguments: [owner.rawValue, id])
-            removed += 1
+            removed += db.changesCount
         }
         return removed
     }

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import datetime
 import re
+import sys
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import pytest
@@ -33,6 +35,9 @@ import yaml
 from diary_api import TESTER, Api, check_exchange
 from diary_cli import cli
 from openapi_check import DOCUMENT
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import photo_files  # noqa: E402
 
 # Public operations, open to anyone: this document, logging in and out, the first setup.
 PUBLIC_PATHS = {"/api/v1/openapi.yaml", "/api/v1/session", "/api/v1/setup"}
@@ -55,6 +60,8 @@ class World:
     live: list  # A's entries not in the trash (newest first)
     trashed: dict  # A's entry in the trash
     callers: dict  # caller name -> request headers
+    photo: dict  # A's photo, held by A's first entry
+    other_photo: bytes  # the file of another photo A keeps, which B sends too
 
     @property
     def a_ids(self) -> set:
@@ -79,8 +86,14 @@ def world(start_module_server) -> World:
     a = Api(server.base_url)
     db = server.database
 
+    photo = a.post("/api/v1/photos", data=photo_files.png(120, 80), headers={"Content-Type": "image/png"}).json()
+    # Another of A's photos: B sends the same bytes, and keeps a copy of B's own.
+    other_photo = photo_files.png(90, 60)
+    assert a.post("/api/v1/photos", data=other_photo, headers={"Content-Type": "image/png"}).status_code == 201
+    small = a.put(f"/api/v1/photos/{photo['id']}/thumbnail", data=photo_files.png(60, 40), headers={"Content-Type": "image/png"})
+    assert small.status_code == 200, small.text
     first = a.create(f"A's first {SECRET}", f"A's first body, about the {SECRET}.", tags=[f"{SECRET} tag"],
-                     createdAt=f"{EARLIER.isoformat()}T12:00:00Z")
+                     createdAt=f"{EARLIER.isoformat()}T12:00:00Z", photos=[{"id": photo["id"], "caption": f"{SECRET} caption"}])
     second = a.create(f"A's second {SECRET}", "A's second body.")
     changed = a.put(f"/api/v1/entries/{second['id']}", headers={"If-Match": '"1"'},
                     json={"title": f"A's second {SECRET}, edited", "body": "A's second body, edited."})
@@ -112,7 +125,7 @@ def world(start_module_server) -> World:
         "A's revoked token": {"Authorization": f"Bearer {a_token}"},
         "A's ended session": ended,
     }
-    yield World(server, a, live, trashed, callers)
+    yield World(server, a, live, trashed, callers, photo, other_photo)
     a.session.close()
 
 
@@ -130,6 +143,10 @@ def snapshot(world: World) -> dict:
     }
     assert SECRET in seen["tags"].decode() and SECRET in seen["on this day"].decode(), "A's world has what could leak"
     assert EARLIER.isoformat() in seen["calendar"].decode() and EARLIER.isoformat() in seen["year"].decode()
+    for path in (f"/api/v1/photos/{world.photo['id']}", f"/api/v1/photos/{world.photo['id']}/thumbnail"):
+        response = a.get(path)
+        assert response.status_code == 200, response.text
+        seen[path] = (response.headers.get("ETag"), response.content)
     for entry_id in sorted(world.a_ids):
         response = a.get(f"/api/v1/entries/{entry_id}")
         assert response.status_code == 200, response.text
@@ -279,6 +296,28 @@ def b_empties_only_its_own(world: World, answers: list, request: Send) -> None:
     assert_no_leak(world, what, response)
 
 
+def on_a_photo(method: str, template: str, **kw):
+    """The request once on A's photo, once on a name no photo has."""
+    def send(world: World, request: Send) -> list:
+        names = {"A's photo": world.photo["id"], "an unknown photo": "0f" * 32}
+        return [(what, request(method, template.format(photo=name), **kw)) for what, name in names.items()]
+    return send
+
+
+def upload_a_photo(world: World, request: Send) -> list:
+    return [("A's other photo's bytes", request("POST", "/api/v1/photos", data=world.other_photo,
+                                          headers={"Content-Type": "image/png"}))]
+
+
+def b_keeps_its_own_copy(world: World, answers: list, request: Send) -> None:
+    """Photos are per diary: B sending the bytes of A's photo keeps a copy of B's own (201, or
+    200 when B sent it before), and nothing says A's diary holds it."""
+    (what, response), = answers
+    assert response.status_code in (200, 201), f"{what}: {response.status_code} {response.text}"
+    assert response.json()["thumbnail"] is False, "A's thumbnail is A's: B's copy has none"
+    assert_no_leak(world, what, response)
+
+
 list_send, list_check = list_has_none_of_a("/api/v1/entries")
 tags_send, tags_check = b_reads_its_own("/api/v1/tags")
 day_send, day_check = b_reads_its_own("/api/v1/on-this-day", date=TODAY.isoformat())
@@ -307,6 +346,11 @@ OPERATIONS = [
     Operation("POST", "/api/v1/tags/rename", rename_a_tag, b_renames_only_its_own),
     Operation("DELETE", "/api/v1/trash", empty_trash, b_empties_only_its_own),
     Operation("POST", "/api/v1/sample", sample, b_gets_its_own_sample),
+    Operation("POST", "/api/v1/photos", upload_a_photo, b_keeps_its_own_copy),
+    Operation("GET", "/api/v1/photos/{photo}", on_a_photo("GET", "/api/v1/photos/{photo}")),
+    Operation("GET", "/api/v1/photos/{photo}/thumbnail", on_a_photo("GET", "/api/v1/photos/{photo}/thumbnail")),
+    Operation("PUT", "/api/v1/photos/{photo}/thumbnail", on_a_photo(
+        "PUT", "/api/v1/photos/{photo}/thumbnail", data=photo_files.png(30, 20), headers={"Content-Type": "image/png"})),
 ]
 # The PUT once more with `If-Match: *` ("whatever version is there"), where the server takes it.
 OPERATIONS.append(Operation("PUT", "/api/v1/entries/{id}", on_a_ids(

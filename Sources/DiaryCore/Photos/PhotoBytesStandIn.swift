@@ -46,5 +46,11 @@ public enum PhotoMetadata {
 }
 
 extension PhotoError: CustomStringConvertible {
-    public var description: String { "\(self)" == "" ? "" : "stand-in" }
+    public var description: String {
+        switch self {
+        case .notAPhoto: "Diary keeps JPEG, PNG, WebP, GIF and HEIC photos; this file is none of them."
+        case .unreadable: "unreadable"
+        case .tooManyPixels: "too many pixels"
+        }
+    }
 }

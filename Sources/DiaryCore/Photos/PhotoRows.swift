@@ -28,9 +28,10 @@ public protocol PhotoRows: Sendable {
     /// The bytes all the diary's photos and thumbnails take: what a quota counts.
     func storedBytes() async throws -> Int64
 
-    /// Deletes for good the photos that no entry of the diary (nor of its trash) holds and
-    /// that were stored before `moment`; how many.
-    func removeUnused(storedBefore moment: Date) async throws -> Int
+    /// Deletes for good the photos that no entry of the diary (nor of its trash) holds and that
+    /// were stored before `moment` or are among `including` (those of entries just deleted for
+    /// good); how many.
+    func removeUnused(storedBefore moment: Date, including: Set<PhotoID>) async throws -> Int
 }
 
 /// Bytes to store, read a range at a time: a photo is written part by part from a file mapped

@@ -124,23 +124,40 @@ public struct Diary: Sendable {
     /// Deletes the entry for good, whether in the trash or not, and the photos no entry holds
     /// any longer.
     public func purge(id: UUID) async throws {
+        let held = try await rows.entry(id: id)?.photos.map(\.id) ?? []
         guard try await rows.delete(id: id) else { throw EntryError.notFound(id.diaryString) }
-        try await removeUnusedPhotos()
+        try await removeUnusedPhotos(including: Set(held))
     }
 
     /// Empties the trash: every entry in it is deleted for good (the writer has confirmed), and
     /// the photos no entry holds any longer. How many entries.
     public func emptyTrash() async throws -> Int {
+        let held = try await trashedPhotos()
         let emptied = try await rows.emptyTrash(deletedBefore: nil)
-        try await removeUnusedPhotos()
+        try await removeUnusedPhotos(including: held)
         return emptied
     }
 
-    /// Lets go of the photos no entry (nor the trash) holds, once they have waited
-    /// `DiaryPhotos.unusedGrace`: a photo sent ahead of the entry that will hold it (an offline
-    /// outbox sends photos first) is not let go before its entry arrives.
-    public func removeUnusedPhotos(now: Date = Date()) async throws {
-        _ = try await photos.removeUnused(storedBefore: now.addingTimeInterval(-DiaryPhotos.unusedGrace))
+    /// The photos the trash's entries hold: a row says whether its entry has any.
+    private func trashedPhotos() async throws -> Set<PhotoID> {
+        var held = Set<PhotoID>()
+        var cursor: EntryCursor?
+        repeat {
+            let page = try await rows.trash(after: cursor, limit: Self.largestPage)
+            for summary in page.entries where summary.photo != nil {
+                held.formUnion(try await rows.entry(id: summary.id)?.photos.map(\.id) ?? [])
+            }
+            cursor = page.nextCursor
+        } while cursor != nil
+        return held
+    }
+
+    /// Lets go of the photos no entry (nor the trash) holds: at once those of entries just
+    /// deleted for good (`including`), others once they have waited `DiaryPhotos.unusedGrace`,
+    /// so a photo sent ahead of the entry that will hold it (an offline outbox sends photos
+    /// first) is not let go before its entry arrives.
+    public func removeUnusedPhotos(including: Set<PhotoID> = [], now: Date = Date()) async throws {
+        _ = try await photos.removeUnused(storedBefore: now.addingTimeInterval(-DiaryPhotos.unusedGrace), including: including)
     }
 
     /// How long an entry stays in the trash before the server deletes it for good, unless the
