@@ -41,7 +41,7 @@ struct MigrationUpgradeTests {
         #expect(try await store.search("일기", limit: 50).map(\.entry.title) == ["Edited in v1"])
         let migrations = try await DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
         #expect(migrations == ["v1-entries", "v2-weather", "v3-accounts", "v4-change-counts", "v5-user-name-keys", "v6-entry-ids-per-diary",
-                               "v7-tags-and-stars", "v8-word-counts", "v9-tag-owners"])
+                               "v7-tags-and-stars", "v8-word-counts", "v9-tag-owners", "v10-photos"])
         #expect(migrations == DiaryMigrations.names)
         // v2: old entries have no weather, and can be given some.
         let old = try #require(before.first.flatMap { UUID(uuidString: $0["id"]) })
@@ -55,6 +55,15 @@ struct MigrationUpgradeTests {
         let tagged = try await store.edit(id: old, try EntryEdit(tags: ["옛날", "old"], starred: true), expecting: plain.version)
         #expect(try await store.entry(id: old) == tagged)
         #expect(try await store.list(after: nil, limit: 50).entries.first { $0.id == old }?.tags == ["옛날", "old"])
+        // v10: old entries have no photos, and can be given one.
+        #expect(tagged.photos.isEmpty)
+        let photo = StoredPhoto(id: PhotoID(String(repeating: "b", count: 64))!, format: .png, width: 3, height: 2, byteCount: 4,
+                                storedAt: Date())
+        _ = try await store.photos.store(photo, content: Data([1, 2, 3, 4]))
+        let pictured = try await store.edit(id: old, try EntryEdit(photos: [EntryPhoto(id: photo.id, caption: "옛 사진")]),
+                                            expecting: tagged.version)
+        #expect(try await store.entry(id: old)?.photos == [EntryPhoto(id: photo.id, caption: "옛 사진", width: 3, height: 2)])
+        #expect(pictured.version == tagged.version + 1)
     }
 
     @Test("A file at each earlier schema opens at the latest, every entry's words counted", arguments: DiaryMigrations.names.dropLast())

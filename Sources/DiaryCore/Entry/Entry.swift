@@ -55,6 +55,9 @@ public struct Entry: Sendable, Hashable {
 
     public var isInTrash: Bool { deletedAt != nil }
 
+    /// No words and no photo: nothing a diary keeps. (Words alone may be blank beside a photo.)
+    public var isBlank: Bool { title.isBlank && body.isBlank && photos.isEmpty }
+
     /// The largest version an entry may reach: 2^53 − 1, the largest whole number JavaScript
     /// (the web app, and most JSON readers) holds exactly. An import file cannot set more, and
     /// counting past it is refused rather than overflowing.

@@ -59,8 +59,6 @@ public struct EntryEdit: Sendable {
         if let starred { changed.starred = starred }
         if let moment { changed.createdAt = moment }
         if let photos { changed.photos = photos }
-        // Words may be blank only beside a photo: nothing else is an entry.
-        if changed.title.isBlank && changed.body.isBlank && changed.photos.isEmpty { throw .blank }
         let same = changed.title.utf8.elementsEqual(entry.title.utf8) && changed.body.utf8.elementsEqual(entry.body.utf8)
             && Tags.same(changed.tags, entry.tags) && changed.starred == entry.starred && changed.createdAt == entry.createdAt
             && EntryPhoto.same(changed.photos, entry.photos)

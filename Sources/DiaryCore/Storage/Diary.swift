@@ -40,7 +40,7 @@ public struct Diary: Sendable {
             try EntryEdit(text: text, tags: tags, starred: starred, moment: moment, photos: photos)))
         let entry = Entry(id: id, title: text.title, body: text.body, createdAt: edit.moment ?? now, updatedAt: now,
                           location: location, tags: edit.tags ?? [], starred: starred ?? false, photos: edit.photos ?? [])
-        if text.title.isBlank && text.body.isBlank && entry.photos.isEmpty { throw EntryError.blank }
+        if entry.isBlank { throw EntryError.blank }
         let retry = try EntryEdit(text: text, tags: edit.tags, starred: starred, photos: edit.photos)
         return try await rows.insert(entry) { existing in
             guard let version, version == existing.version else { return nil }
@@ -64,6 +64,7 @@ public struct Diary: Sendable {
         return try await rows.change(id: id) { current in
             guard let changed = try edit.applied(to: current, at: now) else { return nil }
             if let version, version != current.version { throw EntryError.conflict(expected: version, current: current) }
+            if changed.isBlank { throw EntryError.blank }
             return changed
         }
     }
