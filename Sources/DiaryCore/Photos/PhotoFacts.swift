@@ -25,9 +25,9 @@ public struct PhotoFacts: Sendable, Hashable, Codable {
     public static let maximumSide = 20_000
 
     /// The most pixels a photo may have in all. A browser holds 4 bytes a pixel once decoded, so
-    /// 150 million is 600 MB: already more than a phone's browser gives one page. It takes every
-    /// camera up to 100 MP medium format and 48–108 MP phones at full size; a 200 MP phone shot
-    /// (199.8 million) is refused and must be added at the phone's usual 12–50 MP.
+    /// 150 million is 600 MB of memory for one photo: as much as a diary page should ever ask of
+    /// a phone. It takes 48–108 MP phones and 100 MP medium-format cameras at full size; a 200 MP
+    /// phone shot (199.8 million) is refused, and is added at the phone's usual 12–50 MP.
     public static let maximumPixels = 150_000_000
 
     public init(format: PhotoFormat, width: Int, height: Int, orientation: Int? = nil) {

@@ -14,10 +14,12 @@ import Foundation
 ///   eXIf); iCCP and the rest stay; bytes after IEND go.
 /// - WebP: EXIF and XMP chunks go and their flags are cleared in VP8X (an Orientation other than 1
 ///   comes back as a minimal EXIF chunk); the RIFF size is written anew.
-/// - GIF: comments, and application extensions other than the looping ones (NETSCAPE2.0,
-///   ANIMEXTS1.0), go: XMP rides in an application extension. Bytes after the trailer go.
-/// - HEIC: the payloads of its Exif and `mime` (XMP) items are overwritten with zeros of the same
-///   length, so that every offset in the file stays valid. The rotation (`irot`) stays.
+/// - GIF: comments, application extensions other than the looping ones (NETSCAPE2.0,
+///   ANIMEXTS1.0) and extensions of unknown kinds go: XMP rides in an application extension.
+///   Bytes after the trailer go. (GIF is cleaned rather than kept as is for that XMP.)
+/// - HEIC: the payloads of its Exif and `mime` (XMP) items are overwritten in place with an
+///   empty EXIF or XMP padded to the same length, so that every offset in the file stays valid.
+///   The rotation (`irot`) stays. See `HEIFBoxes.cleanedParts()` for what it cannot follow.
 public enum PhotoMetadata {
     /// The parts whose concatenation is the photo without its metadata. `bytes` is borrowed and
     /// never copied; its structure is followed to the end, and a file whose structure cannot be
