@@ -209,6 +209,33 @@ struct EntriesAPITests {
         }
     }
 
+    @Test("A page of the list goes in Brotli to a client that accepts br; the first page is kept once for each coding")
+    func brotliPages() async throws {
+        try await withDiaryAPI { client in
+            for number in 0..<25 { _ = try await client.create(title: "Entry \(number)", body: String(repeating: "words and more words ", count: 12)) }
+            let plain = try await client.execute(uri: "/api/v1/entries", method: .get)
+            for _ in 0..<2 {  // made, then kept
+                let brotli = try await client.execute(uri: "/api/v1/entries", method: .get, headers: [.acceptEncoding: "gzip, deflate, br, zstd"])
+                #expect(brotli.headers[.contentEncoding] == "br")
+                #expect(brotli.headers[.vary] == "Accept-Encoding")
+                #expect(brotli.body.readableBytes * 2 < plain.body.readableBytes)
+                // Refused by q=0: gzip, never the Brotli page kept for the request before.
+                let gzipped = try await client.execute(uri: "/api/v1/entries", method: .get, headers: [.acceptEncoding: "gzip, br;q=0"])
+                #expect(gzipped.headers[.contentEncoding] == "gzip")
+                var body = gzipped.body
+                #expect(try body.decompress(with: .gzip) == plain.body)
+                let again = try await client.execute(uri: "/api/v1/entries", method: .get)
+                #expect(again.headers[.contentEncoding] == nil && again.body == plain.body)
+            }
+            // A page past the first (not kept) too.
+            let page = try JSONSerialization.jsonObject(with: Data(plain.body.readableBytesView)) as? [String: Any]
+            let cursor = try #require(page?["nextCursor"] as? String)
+            let next = try await client.execute(uri: "/api/v1/entries?limit=5&cursor=\(cursor)", method: .get,
+                                                headers: [.acceptEncoding: "br"])
+            #expect(next.status == .ok && next.headers[.contentEncoding] == "br")
+        }
+    }
+
     @Test("The first page answers every change, also one made by another process on the same file")
     func firstPageFollowsChanges() async throws {
         try await withDiaryAPI { client in

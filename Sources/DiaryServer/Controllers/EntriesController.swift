@@ -77,10 +77,12 @@ struct EntriesController {
             return JSONResponse.page(try await store.list(after: cursor, limit: limit, filter: filter), for: request)
         }
         // The count first, then the page: a page kept is never older than its count.
-        let key = FirstPageCache.Key(owner: owner, limit: limit, gzip: JSONResponse.acceptsGzip(request))
+        let key = FirstPageCache.Key(owner: owner, limit: limit, coding: JSONResponse.Coding(for: request))
         let changeCount = try await store.changeCount()
         if let kept = firstPages.page(for: key, at: changeCount) { return JSONResponse.make(kept) }
-        let page = JSONResponse.encodedPage(try await store.list(after: nil, limit: limit), for: request)
+        // Compressed once for many answers, so harder than an answer for one request.
+        let page = JSONResponse.encodedPage(try await store.list(after: nil, limit: limit), as: key.coding,
+                                            brotliQuality: FirstPageCache.brotliQuality)
         firstPages.keep(page, for: key, at: changeCount)
         return JSONResponse.make(page)
     }
