@@ -236,6 +236,38 @@ struct EntriesAPITests {
         }
     }
 
+    @Test("The first page brings on this day when asked, as /on-this-day gives it, and follows changes")
+    func firstPageWithOnThisDay() async throws {
+        try await withDiaryAPI { client in
+            func write(_ title: String, at moment: String) async throws {
+                let (response, _) = try await client.send(.post, "/api/v1/entries", json: #"{"title":"\#(title)","body":"","createdAt":"\#(moment)"}"#)
+                #expect(response.status == .created)
+            }
+            for year in [2025, 2023, 2020] { try await write("Then \(year)", at: "\(year)-05-15T09:00:00.000Z") }
+            _ = try await client.create(title: "Now")
+            let query = "onThisDay=2026-05-15&timeZone=Asia/Seoul&onThisDayYears=2"
+            func years(_ page: [String: Any]) -> [Int] {
+                ((page["onThisDay"] as? [String: Any])?["years"] as? [[String: Any]] ?? []).compactMap { $0["yearsAgo"] as? Int }
+            }
+            let (_, first) = try await client.send(.get, "/api/v1/entries?\(query)")
+            let (_, alone) = try await client.send(.get, "/api/v1/on-this-day?date=2026-05-15&timeZone=Asia/Seoul&perYear=1&years=2")
+            #expect(NSDictionary(dictionary: first["onThisDay"] as? [String: Any] ?? [:]) == NSDictionary(dictionary: alone))
+            #expect(years(first) == [1, 3] && (first["onThisDay"] as? [String: Any])?["earlier"] as? Bool == true)
+            #expect((first["entries"] as? [Any])?.count == 4)
+            // Kept, until the diary changes; the same page without it has none.
+            #expect(years(try await client.send(.get, "/api/v1/entries?\(query)").1) == [1, 3])
+            try await write("Then 2024", at: "2024-05-15T09:00:00.000Z")
+            #expect(years(try await client.send(.get, "/api/v1/entries?\(query)").1) == [1, 2])
+            #expect(try await client.send(.get, "/api/v1/entries").1["onThisDay"] == nil)
+            // In Brotli too, and kept apart from the plain page.
+            let packed = try await client.execute(uri: "/api/v1/entries?\(query)", method: .get, headers: [.acceptEncoding: "br"])
+            #expect(packed.headers[.contentEncoding] == "br")
+            // Only with the first page of the whole list, and a day that is one.
+            #expect(try await client.send(.get, "/api/v1/entries?\(query)&starred=true").0.status == .badRequest)
+            #expect(try await client.send(.get, "/api/v1/entries?onThisDay=2026-02-30").0.status == .badRequest)
+        }
+    }
+
     @Test("The first page answers every change, also one made by another process on the same file")
     func firstPageFollowsChanges() async throws {
         try await withDiaryAPI { client in

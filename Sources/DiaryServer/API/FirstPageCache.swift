@@ -23,6 +23,8 @@ final class FirstPageCache: Sendable {
         var limit: Int
         /// The coding the client accepts: a page is kept once for each.
         var coding: JSONResponse.Coding
+        /// On this day asked with it (the day, the time zone, the years), if it was.
+        var onThisDay: String? = nil
     }
 
     private struct Page {
