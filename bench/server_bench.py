@@ -397,7 +397,7 @@ def first_visit(base, token):
         install_bytes = worker_fetched()
         worker_bytes = install_bytes + script_bytes(base + "/sw.js")
         # A few seconds later the worker keeps the rest of the app (the page asks it): counted apart.
-        kept_later = "Promise.all(['js/editor.js', 'js/outbox.js', 'js/marks.js'].map((f) => caches.match(f))).then((k) => k.every(Boolean))"
+        kept_later = "Promise.all(['js/editor.js', 'editor.css', 'js/outbox.js', 'js/marks.js'].map((f) => caches.match(f))).then((k) => k.every(Boolean))"
         deadline = time.monotonic() + 20
         while not page.evaluate(kept_later) and time.monotonic() < deadline:
             time.sleep(0.1)

@@ -209,6 +209,65 @@ struct EntriesAPITests {
         }
     }
 
+    @Test("A page of the list goes in Brotli to a client that accepts br; the first page is kept once for each coding")
+    func brotliPages() async throws {
+        try await withDiaryAPI { client in
+            for number in 0..<25 { _ = try await client.create(title: "Entry \(number)", body: String(repeating: "words and more words ", count: 12)) }
+            let plain = try await client.execute(uri: "/api/v1/entries", method: .get)
+            for _ in 0..<2 {  // made, then kept
+                let brotli = try await client.execute(uri: "/api/v1/entries", method: .get, headers: [.acceptEncoding: "gzip, deflate, br, zstd"])
+                #expect(brotli.headers[.contentEncoding] == "br")
+                #expect(brotli.headers[.vary] == "Accept-Encoding")
+                #expect(brotli.body.readableBytes * 2 < plain.body.readableBytes)
+                // Refused by q=0: gzip, never the Brotli page kept for the request before.
+                let gzipped = try await client.execute(uri: "/api/v1/entries", method: .get, headers: [.acceptEncoding: "gzip, br;q=0"])
+                #expect(gzipped.headers[.contentEncoding] == "gzip")
+                var body = gzipped.body
+                #expect(try body.decompress(with: .gzip) == plain.body)
+                let again = try await client.execute(uri: "/api/v1/entries", method: .get)
+                #expect(again.headers[.contentEncoding] == nil && again.body == plain.body)
+            }
+            // A page past the first (not kept) too.
+            let page = try JSONSerialization.jsonObject(with: Data(plain.body.readableBytesView)) as? [String: Any]
+            let cursor = try #require(page?["nextCursor"] as? String)
+            let next = try await client.execute(uri: "/api/v1/entries?limit=5&cursor=\(cursor)", method: .get,
+                                                headers: [.acceptEncoding: "br"])
+            #expect(next.status == .ok && next.headers[.contentEncoding] == "br")
+        }
+    }
+
+    @Test("The first page brings on this day when asked, as /on-this-day gives it, and follows changes")
+    func firstPageWithOnThisDay() async throws {
+        try await withDiaryAPI { client in
+            func write(_ title: String, at moment: String) async throws {
+                let (response, _) = try await client.send(.post, "/api/v1/entries", json: #"{"title":"\#(title)","body":"","createdAt":"\#(moment)"}"#)
+                #expect(response.status == .created)
+            }
+            for year in [2025, 2023, 2020] { try await write("Then \(year)", at: "\(year)-05-15T09:00:00.000Z") }
+            _ = try await client.create(title: "Now")
+            let query = "onThisDay=2026-05-15&timeZone=Asia/Seoul&onThisDayYears=2"
+            func years(_ page: [String: Any]) -> [Int] {
+                ((page["onThisDay"] as? [String: Any])?["years"] as? [[String: Any]] ?? []).compactMap { $0["yearsAgo"] as? Int }
+            }
+            let (_, first) = try await client.send(.get, "/api/v1/entries?\(query)")
+            let (_, alone) = try await client.send(.get, "/api/v1/on-this-day?date=2026-05-15&timeZone=Asia/Seoul&perYear=1&years=2")
+            #expect(NSDictionary(dictionary: first["onThisDay"] as? [String: Any] ?? [:]) == NSDictionary(dictionary: alone))
+            #expect(years(first) == [1, 3] && (first["onThisDay"] as? [String: Any])?["earlier"] as? Bool == true)
+            #expect((first["entries"] as? [Any])?.count == 4)
+            // Kept, until the diary changes; the same page without it has none.
+            #expect(years(try await client.send(.get, "/api/v1/entries?\(query)").1) == [1, 3])
+            try await write("Then 2024", at: "2024-05-15T09:00:00.000Z")
+            #expect(years(try await client.send(.get, "/api/v1/entries?\(query)").1) == [1, 2])
+            #expect(try await client.send(.get, "/api/v1/entries").1["onThisDay"] == nil)
+            // In Brotli too, and kept apart from the plain page.
+            let packed = try await client.execute(uri: "/api/v1/entries?\(query)", method: .get, headers: [.acceptEncoding: "br"])
+            #expect(packed.headers[.contentEncoding] == "br")
+            // Only with the first page of the whole list, and a day that is one.
+            #expect(try await client.send(.get, "/api/v1/entries?\(query)&starred=true").0.status == .badRequest)
+            #expect(try await client.send(.get, "/api/v1/entries?onThisDay=2026-02-30").0.status == .badRequest)
+        }
+    }
+
     @Test("The first page answers every change, also one made by another process on the same file")
     func firstPageFollowsChanges() async throws {
         try await withDiaryAPI { client in

@@ -6,11 +6,11 @@ import Testing
 @Suite("The first pages kept in memory")
 struct FirstPageCacheTests {
     func page(_ bytes: Int) -> JSONResponse.Encoded {
-        JSONResponse.Encoded(body: ByteBuffer(repeating: 0x20, count: bytes), gzip: false)
+        JSONResponse.Encoded(body: ByteBuffer(repeating: 0x20, count: bytes), coding: .identity)
     }
 
     func key(_ owner: Int64) -> FirstPageCache.Key {
-        FirstPageCache.Key(owner: UserID(rawValue: owner), limit: 20, gzip: false)
+        FirstPageCache.Key(owner: UserID(rawValue: owner), limit: 20, coding: .identity)
     }
 
     @Test("However many diaries are visited, the pages kept stay within the budget in bytes")

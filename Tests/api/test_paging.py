@@ -75,3 +75,30 @@ def test_a_cursor_the_server_did_not_issue_is_refused(api, path):
     response = api.get(path, params={"cursor": "not-a-cursor!"})
 
     assert_error(response, 400, "invalid_cursor")
+
+
+def test_a_client_that_accepts_brotli_gets_pages_in_brotli_that_decode_to_the_same_json(api):
+    import brotli  # Tests/requirements.txt
+
+    for n in range(25):
+        api.create(f"Entry {n}", "We walked along the river until the lights came on. " * 4)
+    for params in ({"limit": 20}, {"limit": 20}, {"limit": 11}):  # made, kept, and another first page
+        plain = api.get("/api/v1/entries", params=params, headers={"Accept-Encoding": "identity"})
+        assert "Content-Encoding" not in plain.headers
+        raw = api.session.get(api.url("/api/v1/entries"), params=params, stream=True, timeout=30,
+                              headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+        assert raw.headers["Content-Encoding"] == "br"
+        assert raw.headers["Vary"] == "Accept-Encoding"
+        body = raw.raw.read(decode_content=False)
+        assert int(raw.headers["Content-Length"]) == len(body) < len(plain.content) / 2
+        assert brotli.decompress(body) == plain.content
+        # The next page (made for the request, not kept) too.
+        cursor = plain.json()["nextCursor"]
+        plain = api.get("/api/v1/entries", params={"cursor": cursor}, headers={"Accept-Encoding": "identity"})
+        raw = api.session.get(api.url("/api/v1/entries"), params={"cursor": cursor}, stream=True, timeout=30,
+                              headers={"Accept-Encoding": "br"})
+        assert raw.headers["Content-Encoding"] == "br"
+        assert brotli.decompress(raw.raw.read(decode_content=False)) == plain.content
+    # A client that takes gzip only still gets gzip, not the Brotli page kept.
+    gzipped = api.session.get(api.url("/api/v1/entries"), stream=True, timeout=30, headers={"Accept-Encoding": "gzip"})
+    assert gzipped.headers["Content-Encoding"] == "gzip"

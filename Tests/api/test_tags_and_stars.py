@@ -153,6 +153,29 @@ def test_the_tag_list_counts_entries_most_used_first(api):
     assert response.json() == {"tags": [{"tag": "Walk", "count": 2}, {"tag": "rain", "count": 1}, {"tag": "여행", "count": 1}]}
 
 
+def test_the_first_page_brings_on_this_day_when_asked(api):
+    api.create("A year ago, late in Seoul", "", createdAt="2024-11-25T23:30:00+09:00")
+    api.create("A year ago, earlier", "", createdAt="2024-11-25T08:00:00+09:00")
+    api.create("Five years ago", "", createdAt="2020-11-25T12:00:00+09:00")
+    api.create("Seven years ago", "", createdAt="2018-11-25T12:00:00+09:00")
+    api.create("This year", "", createdAt="2025-11-25T12:00:00+09:00")
+    asked = {"onThisDay": "2025-11-25", "timeZone": "Asia/Seoul", "onThisDayYears": "2"}
+    page = api.get("/api/v1/entries", params={"limit": "3", **asked})
+    assert page.status_code == 200, page.text
+    alone = api.get("/api/v1/on-this-day", params={"date": "2025-11-25", "timeZone": "Asia/Seoul", "perYear": "1", "years": "2"})
+    assert page.json()["onThisDay"] == alone.json()
+    assert [(year["yearsAgo"], [e["title"] for e in year["entries"]]) for year in alone.json()["years"]] == [
+        (1, ["A year ago, late in Seoul"]), (5, ["Five years ago"])]
+    assert alone.json()["earlier"] is True
+    assert [e["title"] for e in page.json()["entries"]] == ["This year", "A year ago, late in Seoul", "A year ago, earlier"]
+    # The rows are the list's own; without it the page has none, and later pages never do.
+    plain = api.get("/api/v1/entries", params={"limit": "3"}).json()
+    assert "onThisDay" not in plain and plain["entries"] == page.json()["entries"]
+    for refused in ({"cursor": plain["nextCursor"]}, {"starred": "true"}, {"onThisDay": "2025-02-30"}, {"onThisDayYears": "0"},
+                    {"timeZone": "Mars/Olympus"}):
+        assert_error(api.get("/api/v1/entries", params={**asked, **refused}), 400, "bad_request")
+
+
 def test_on_this_day_gives_earlier_years_of_the_writers_day(api):
     api.create("A year ago, late in Seoul", "", createdAt="2024-11-25T23:30:00+09:00")
     api.create("Five years ago", "", createdAt="2020-11-25T12:00:00+09:00")

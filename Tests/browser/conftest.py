@@ -126,7 +126,7 @@ class Server(diary_harness.Server):
 
 # The app's files a service worker keeps a few seconds after a visit, not at its install (sw.js's
 # LATER): until then the list opens offline, an entry does not.
-KEPT_LATER = ("Promise.all(['js/editor.js', 'js/outbox.js', 'js/marks.js'].map((f) => caches.match(f)))"
+KEPT_LATER = ("Promise.all(['js/editor.js', 'editor.css', 'js/outbox.js', 'js/marks.js'].map((f) => caches.match(f)))"
               ".then((found) => found.every(Boolean))")
 
 

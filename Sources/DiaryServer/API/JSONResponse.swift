@@ -6,8 +6,8 @@ import NIOCore
 
 /// JSON in and out, the same way for every route.
 enum JSONResponse {
-    /// JSON for `value`. Given the `request`, an answer over a kilobyte goes gzipped to a client
-    /// that accepts it: a page of the list shrinks to a third, for about 0.1 ms of work.
+    /// JSON for `value`. Given the `request`, an answer over a kilobyte goes compressed to a
+    /// client that accepts it (`encode`): a page of the list shrinks to a third.
     static func make(
         _ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], for request: Request? = nil
     ) throws -> Response {
@@ -19,33 +19,59 @@ enum JSONResponse {
         make(encode(json: body, for: request), status: status, headers: headers)
     }
 
-    /// A body as it goes out: gzipped or not.
+    /// How an answer's body goes out.
+    enum Coding: String, Sendable {
+        case identity
+        case gzip
+        case brotli = "br"
+
+        /// The best that `request` accepts: Brotli (every browser asks for it), else gzip.
+        init(for request: Request?) {
+            let accepted = AcceptEncoding.codings(request?.headers[.acceptEncoding])
+            self = accepted.contains("br") ? .brotli : accepted.contains("gzip") ? .gzip : .identity
+        }
+    }
+
+    /// A body as it goes out, and its coding.
     struct Encoded: Sendable {
         var body: ByteBuffer
-        var gzip: Bool
+        var coding: Coding
     }
 
-    /// `body` gzipped when `request` accepts it and it is over a kilobyte.
-    static func encode(json body: ByteBuffer, for request: Request?) -> Encoded {
-        var body = body  // compress(with:) reads it
-        if let request, body.readableBytes > 1024, acceptsGzip(request),
-           let compressed = try? body.compress(with: .gzip(configuration: .init(compressionLevel: 1)))
-        {
-            return Encoded(body: compressed, gzip: true)
+    /// Brotli's quality for an answer made for one request: 5 compresses a page of the list
+    /// (8 KB of JSON) in well under a millisecond, 13 % smaller than gzip at level 1 in about
+    /// twice its time. Quality 7 and up, another 8 % off, takes three times as long.
+    static let brotliQuality: Int32 = 5
+
+    /// `body` compressed as `request` accepts (`Coding`), when it is over a kilobyte.
+    static func encode(json body: ByteBuffer, for request: Request?, brotliQuality: Int32 = brotliQuality) -> Encoded {
+        encode(json: body, as: Coding(for: request), brotliQuality: brotliQuality)
+    }
+
+    static func encode(json body: ByteBuffer, as coding: Coding, brotliQuality: Int32 = brotliQuality) -> Encoded {
+        guard body.readableBytes > 1024 else { return Encoded(body: body, coding: .identity) }
+        switch coding {
+        case .brotli:
+            if let compressed = body.withUnsafeReadableBytes({ Brotli.compress($0, quality: brotliQuality) }) {
+                return Encoded(body: compressed, coding: .brotli)
+            }
+        case .gzip:
+            var body = body  // compress(with:) reads it
+            if let compressed = try? body.compress(with: .gzip(configuration: .init(compressionLevel: 1))) {
+                return Encoded(body: compressed, coding: .gzip)
+            }
+        case .identity:
+            break
         }
-        return Encoded(body: body, gzip: false)
-    }
-
-    static func acceptsGzip(_ request: Request) -> Bool {
-        request.headers[.acceptEncoding]?.contains("gzip") == true
+        return Encoded(body: body, coding: .identity)
     }
 
     static func make(_ encoded: Encoded, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         fields[.cacheControl] = "no-store"
-        if encoded.gzip {
-            fields[.contentEncoding] = "gzip"
+        if encoded.coding != .identity {
+            fields[.contentEncoding] = encoded.coding.rawValue
             fields[.vary] = "Accept-Encoding"
         }
         return Response(status: status, headers: fields, body: .init(byteBuffer: encoded.body))
@@ -67,10 +93,14 @@ enum JSONResponse {
     }
 
     static func encodedPage(_ page: EntryPage, for request: Request) -> Encoded {
+        encodedPage(page, as: Coding(for: request))
+    }
+
+    static func encodedPage(_ page: EntryPage, as coding: Coding, brotliQuality: Int32 = brotliQuality) -> Encoded {
         var json: [UInt8] = []
         json.reserveCapacity(512 * (page.entries.count + 1))
         EntryJSONWriter().append(page, to: &json)
-        return encode(json: ByteBuffer(bytes: json), for: request)
+        return encode(json: ByteBuffer(bytes: json), as: coding, brotliQuality: brotliQuality)
     }
 }
 

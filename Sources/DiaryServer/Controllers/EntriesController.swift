@@ -90,16 +90,52 @@ struct EntriesController {
         let cursor = try request.cursor()
         let limit = try request.pageSize()
         let filter = try request.entryFilter()
+        let memories = try Self.onThisDayAsked(request)
         guard cursor == nil, filter.isEmpty else {
+            if memories != nil { throw APIError.badRequest("onThisDay comes with the first page of the whole list only.") }
             return JSONResponse.page(try await store.list(after: cursor, limit: limit, filter: filter), for: request)
         }
         // The count first, then the page: a page kept is never older than its count.
-        let key = FirstPageCache.Key(owner: owner, limit: limit, gzip: JSONResponse.acceptsGzip(request))
+        let key = FirstPageCache.Key(owner: owner, limit: limit, coding: JSONResponse.Coding(for: request), onThisDay: memories?.key)
         let changeCount = try await store.changeCount()
         if let kept = firstPages.page(for: key, at: changeCount) { return JSONResponse.make(kept) }
-        let page = JSONResponse.encodedPage(try await store.list(after: nil, limit: limit), for: request)
+        var json: [UInt8] = []
+        json.reserveCapacity(512 * (limit + 4))
+        EntryJSONWriter().append(try await store.list(after: nil, limit: limit), to: &json)
+        if let memories {
+            // The page's object, with on this day beside its entries: {"entries":…,"nextCursor":…,"onThisDay":…}.
+            let found = try await OrganizeController.onThisDay(memories.day, in: memories.zone, perYear: 1, years: memories.years, of: store)
+            json.removeLast()
+            json.append(contentsOf: #","onThisDay":"#.utf8)
+            json.append(contentsOf: try DiaryJSON.encoder().encode(found))
+            json.append(UInt8(ascii: "}"))
+        }
+        // Compressed once for many answers, so harder than an answer for one request.
+        let page = JSONResponse.encode(json: ByteBuffer(bytes: json), as: key.coding, brotliQuality: FirstPageCache.brotliQuality)
         firstPages.keep(page, for: key, at: changeCount)
         return JSONResponse.make(page)
+    }
+
+    /// On this day asked with the list's first page (`onThisDay`, the writer's day, in `timeZone`;
+    /// the nearest `onThisDayYears`, else all): the newest entry of each earlier year, as the
+    /// list's top shows them, in the same answer as the rows they come before (a request, and
+    /// their words compressed apart from the rows', less on a first visit).
+    struct OnThisDayAsked {
+        var day: Date
+        var zone: TimeZone
+        var years: Int
+        /// What tells two of them apart in `FirstPageCache`.
+        var key: String
+    }
+
+    static func onThisDayAsked(_ request: Request) throws -> OnThisDayAsked? {
+        guard let text = request.formValue("onThisDay") else { return nil }  // the busiest request asks none
+        let zone = try OrganizeController.timeZone(request)
+        guard let day = OrganizeController.day(text, in: zone) else {
+            throw APIError.badRequest("onThisDay must be a day such as 2026-11-25 (years 1 to 9999).")
+        }
+        let years = try OrganizeController.years(request, key: "onThisDayYears")
+        return OnThisDayAsked(day: day, zone: zone, years: years, key: "\(text) \(zone.identifier) \(years)")
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {

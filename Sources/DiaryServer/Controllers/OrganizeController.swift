@@ -104,13 +104,7 @@ struct OrganizeController {
     @Sendable func onThisDay(_ request: Request, context: Context) async throws -> Response {
         let store = diaries(try context.requireUser().id)
         let zone = try Self.timeZone(request)
-        var day = Date()
-        if let text = request.formValue("date") {
-            guard let given = Self.day(text, in: zone) else {
-                throw APIError.badRequest("date must be a day such as 2026-11-25 (years 1 to 9999).")
-            }
-            day = given
-        }
+        let day = try Self.day(request, key: "date", in: zone) ?? Date()
         var perYear = 20
         if let text = request.formValue("perYear") {
             guard let given = Int(text), (1...20).contains(given) else {
@@ -118,13 +112,32 @@ struct OrganizeController {
             }
             perYear = given
         }
-        var most = Int.max
-        if let text = request.formValue("years") {
-            guard let given = Int(text), (1...Diary.yearsBack).contains(given) else {
-                throw APIError.badRequest("years must be a number from 1 to \(Diary.yearsBack).")
-            }
-            most = given
+        let most = try Self.years(request, key: "years")
+        return try JSONResponse.make(try await Self.onThisDay(day, in: zone, perYear: perYear, years: most, of: store), for: request)
+    }
+
+    /// The day the query's `key` names (YYYY-MM-DD) in `zone`, or nil when it is absent.
+    static func day(_ request: Request, key: String, in zone: TimeZone) throws -> Date? {
+        guard let text = request.formValue(key) else { return nil }
+        guard let given = day(text, in: zone) else {
+            throw APIError.badRequest("\(key) must be a day such as 2026-11-25 (years 1 to 9999).")
         }
+        return given
+    }
+
+    /// The query's `key`: at most this many years (1 to 120), all when absent.
+    static func years(_ request: Request, key: String) throws -> Int {
+        guard let text = request.formValue(key) else { return .max }
+        guard let given = Int(text), (1...Diary.yearsBack).contains(given) else {
+            throw APIError.badRequest("\(key) must be a number from 1 to \(Diary.yearsBack).")
+        }
+        return given
+    }
+
+    /// On this day for `day` in `zone`: the newest `perYear` entries of each earlier year, the
+    /// nearest `most` years (`.max`: all), and whether there are earlier ones. Also the list's
+    /// first page, when asked (`EntriesController.list`).
+    static func onThisDay(_ day: Date, in zone: TimeZone, perYear: Int, years most: Int, of store: Diary) async throws -> OnThisDay {
         // One year more than asked, to tell whether there are earlier ones.
         var years = try await store.onThisDay(day, in: zone, perYear: perYear, years: most == .max ? most : most + 1)
         let earlier = years.count > most
@@ -133,8 +146,7 @@ struct OrganizeController {
         calendar.timeZone = zone
         let parts = calendar.dateComponents([.year, .month, .day], from: day)
         let shown = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-        return try JSONResponse.make(OnThisDay(date: shown, years: years.map { .init(yearsAgo: $0.years, entries: $0.entries) }, earlier: earlier),
-                                     for: request)
+        return OnThisDay(date: shown, years: years.map { .init(yearsAgo: $0.years, entries: $0.entries) }, earlier: earlier)
     }
 
     /// Noon of the day `text` names (YYYY-MM-DD) in `zone`; nil when it is no such day.

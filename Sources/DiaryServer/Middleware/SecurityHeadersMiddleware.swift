@@ -2,14 +2,15 @@ import HTTPTypes
 import Hummingbird
 
 /// Headers that keep the browser on the diary's side: no script but the app's own, no
-/// third-party origin, no framing, no sniffing, no referrer leaving the site. The service worker
-/// and the web app manifest come from the diary's own origin too (`worker-src`, `manifest-src`,
-/// said outright though `default-src` already covers them).
+/// third-party origin, no framing, no sniffing, no referrer leaving the site.
+///
+/// In the content policy, `default-src 'self'` is what every fetch directive left out falls back
+/// to (CSP Level 3: styles, images, connections, fonts, the manifest, and workers through
+/// `script-src`), so those are not said again: the policy is the same, in 110 fewer bytes of
+/// every page's head. `script-src` is said outright, the one that stops an injected script.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     static var contentSecurityPolicy: String {
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; font-src 'self'; "
-            + "worker-src 'self'; manifest-src 'self'; "
-            + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

@@ -36,6 +36,12 @@ struct WebAppFiles<Context: RequestContext>: RouterMiddleware {
 }
 
 extension WebAppFiles {
+    /// The content codings an `Accept-Encoding` value accepts (`AcceptEncoding.codings`).
+    static func codings(_ value: String?) -> Set<Substring> { AcceptEncoding.codings(value) }
+}
+
+/// What a client's `Accept-Encoding` accepts, for the web app's files and the API's JSON alike.
+enum AcceptEncoding {
     /// The content codings an `Accept-Encoding` value accepts: "gzip, deflate, br;q=1" gives
     /// gzip, deflate and br; one given `q=0` is refused.
     static func codings(_ value: String?) -> Set<Substring> {

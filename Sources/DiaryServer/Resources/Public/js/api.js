@@ -76,7 +76,8 @@ const enc = encodeURIComponent;
 const page = (path, cursor, limit) =>
   `${path}?limit=${limit}` + (cursor ? `&cursor=${enc(cursor)}` : '');
 
-export const listEntries = (cursor, limit = 20) => request('GET', page('entries', cursor, limit));
+// `more`: the rest of the query (on this day, asked with the first page: list.js).
+export const listEntries = (cursor, limit = 20, more = '') => request('GET', page('entries', cursor, limit) + more);
 export const listTrash = (cursor, limit = 20) => request('GET', page('trash', cursor, limit));
 export const getEntry = (id) => request('GET', `entries/${enc(id)}`);
 export const search = (q, limit = 50) => request('GET', `search?q=${enc(q)}&limit=${limit}`);

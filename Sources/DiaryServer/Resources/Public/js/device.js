@@ -59,10 +59,10 @@ const ends = new Map(); // a server's cursor -> the createdAt of the last row be
  * reached, from the device's copy (`kept: true`). A page after one from the device comes from the
  * device too. A later page of the server's that fails fails as it would without a copy.
  */
-export async function listEntries(cursor, user = current, limit = 20) {
+export async function listEntries(cursor, user = current, limit = 20, more = '') {
   if (cursor?.startsWith(DEVICE_CURSOR)) return keptPage(cursor, user, limit);
   try {
-    const page = await api.listEntries(cursor, limit);
+    const page = await api.listEntries(cursor, limit, more);
     // The page covers the list from where the page before it ended to its own last row (to the
     // end, the last page): what the device keeps in that stretch and the page lacks is gone
     // from the diary (trashed elsewhere, say).

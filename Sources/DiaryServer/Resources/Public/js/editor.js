@@ -37,6 +37,9 @@ const words = {
   },
 };
 const w = words[lang] ?? words.en;
+// The entry's page's styles come with it, before anything is drawn (they were a seventh of the
+// stylesheet every first visit loaded for the list).
+await new Promise((resolve) => document.head.append(h('link', { rel: 'stylesheet', href: 'editor.css', onload: resolve, onerror: resolve })));
 
 // The weather is attached by the server a moment after a new entry is saved.
 const WEATHER_LOOKUP_MS = 4000;

@@ -2,7 +2,9 @@
 // whose words are in the address (#/search?q=…); the next rows as the writer scrolls; each row's
 // Share and Delete (swipe on touch screens, the row's menu with a mouse or keyboard).
 // Back from an entry the list is as the writer left it: the same rows, scrolled as they were.
-// The infinite scroll that the trash uses too is here (below). What the writer does to an entry
+// On this day's earlier years come first (drawOnThisDay, below: a module of its own weighed a
+// kilobyte of a first visit, half of it the request's headers). The infinite scroll that the
+// trash uses too is here (below). What the writer does to an entry
 // from a row (share it, or delete it with a question first and Undo after) is entryActions.js,
 // loaded when first used.
 
@@ -114,7 +116,8 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
       scroller: observedScroller,
       fetchPage: async (cursor) => {
         // Offline, the device's copy (device.js), under the note that it may be old.
-        const page = await device.listEntries(cursor, user);
+        // The first page brings on this day with it (onThisDay).
+        const page = await device.listEntries(cursor, user, undefined, cursor ? '' : onThisDayQuery());
         if (page.kept && !cursor && main.isConnected) staleNote(journal);
         const entries = cursor ? [...last.entries, ...page.entries] : page.entries;
         // A later page may land after the writer left for an entry: the scroll they left at stays.
@@ -123,9 +126,7 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
       },
       append: (entries) => append(entries.map(withDraft)),
       onFirst: (page) => {
-        if (page.entries.length) {
-          askOnThisDay(`&years=${FEW_YEARS}`).then((a) => memories({ years: a.years, all: !a.earlier }), () => {});
-        }
+        if (page.entries.length && page.onThisDay) memories({ years: page.onThisDay.years, all: !page.onThisDay.earlier });
         return page.entries.length || drafted.length || showEmpty(notice);
       },
       onError: () => showLast(journal, user, append) || showError(notice),
@@ -170,15 +171,15 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
     scroller.scrollTop = scroll;
   };
 
-  // What was written on this day in earlier years starts the list (drawn by memories.js): the
-  // nearest few years, and the rest when the writer asks (a diary of 20 years would otherwise
-  // push today's entries a screen down, and weigh a third of the first visit).
+  // What was written on this day in earlier years starts the list (drawOnThisDay): the nearest
+  // few years, and the rest when the writer asks (a diary of 20 years would otherwise push
+  // today's entries a screen down, and weigh a third of the first visit).
   const memories = (found) => {
     onThisDay = found;
     const { years, all } = found;
     if (!years.length) return;
-    const more = all ? null : () => askOnThisDay('').then((a) => memories({ years: a.years, all: true }));
-    import('./memories.js').then((m) => main.isConnected && m.drawOnThisDay(journal, years, (entry) => row(entry, context), more), () => {});
+    const more = all ? null : () => askOnThisDay().then((a) => main.isConnected && memories({ years: a.years, all: true }));
+    drawOnThisDay(journal, years, (entry) => row(entry, context), more);
   };
 
   // The rows kept from the last visit, as they were; the next page where they ended.
@@ -365,10 +366,47 @@ let groups = 0; // for the month headers' ids
 let onThisDay = { years: [], all: true }; // the earlier years' entries of this day, as last asked
 const FEW_YEARS = 3; // on this day shows the nearest years with entries, the rest when asked
 
-/** The newest entry of each earlier year on today's date, the writer's day; `more`: the query's rest. */
-function askOnThisDay(more) {
-  const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
-  return api.get(`on-this-day?date=${localDay(new Date()).day}&timeZone=${zone}&perYear=1${more}`);
+/**
+ * On this day: what was written on today's date in earlier years, at the top of the list: the
+ * newest entry of each year under its "1 year ago", and a link to all of that day; the nearest
+ * years first, and a button for the earlier ones. Puts `years` before `journal`, each entry
+ * drawn by `row` (the list's own rows); `more`, when given, fetches and draws the earlier years
+ * (a button under the nearest ones).
+ */
+function drawOnThisDay(journal, years, row, more) {
+  const today = localDay(new Date()).day; // YYYY-MM-DD
+  const dayIn = (yearsAgo) => `${String(Number(today.slice(0, 4)) - yearsAgo).padStart(4, '0')}${today.slice(4)}`;
+  journal.parentNode?.querySelector('.on-this-day')?.remove();
+  journal.before(h('section', { class: 'on-this-day', 'aria-labelledby': 'on-this-day' },
+    h('h2', { class: 'month', id: 'on-this-day' }, t.onThisDay),
+    ...years.map((year) => h('section', {},
+      h('div', { class: 'years-ago' }, h('h3', {}, t.yearsAgo(year.yearsAgo)),
+        h('a', { href: `#/browse?from=${dayIn(year.yearsAgo)}&to=${dayIn(year.yearsAgo)}`, class: 'years-ago-all', 'aria-label': t.allOfIt(year.yearsAgo) }, t.allOfThatDay)),
+      h('ul', { class: 'entries' }, ...year.entries.map(row)))),
+    more && h('button', {
+      type: 'button',
+      class: 'years-earlier',
+      onclick: ({ currentTarget: button }) => {
+        button.disabled = true;
+        more().catch(() => { button.disabled = false; });
+      },
+    }, t.earlierYears)));
+}
+
+const zone = () => encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+
+/** The newest entry of each earlier year on today's date, the writer's day (Earlier years). */
+function askOnThisDay() {
+  return api.get(`on-this-day?date=${localDay(new Date()).day}&timeZone=${zone()}&perYear=1`);
+}
+
+/**
+ * The same for the nearest few years, asked with the list's first page: one answer, on this day
+ * and the rows together (a request less, and their words compressed together, 0.4 KB of a
+ * first visit on a diary of many years).
+ */
+function onThisDayQuery() {
+  return `&onThisDay=${localDay(new Date()).day}&timeZone=${zone()}&onThisDayYears=${FEW_YEARS}`;
 }
 
 export function row(entry, context, snippet) {

@@ -55,6 +55,12 @@ export default {
   updateReady: 'A new version of the diary is ready.',
   updateReload: 'Reload for the new version',
   // The providers' own words are English; these name each kind of weather.
+  // On this day, at the top of the list.
+  onThisDay: 'On this day',
+  yearsAgo: (n) => (n === 1 ? '1 year ago' : `${n} years ago`),
+  allOfIt: (n) => (n === 1 ? 'All of that day, 1 year ago' : `All of that day, ${n} years ago`),
+  allOfThatDay: 'All of that day',
+  earlierYears: 'Earlier years',
   conditions: {
     clear: 'Clear', clouds: 'Clouds', rain: 'Rain', drizzle: 'Drizzle',
     snow: 'Snow', thunderstorm: 'Thunderstorm', mist: 'Mist',

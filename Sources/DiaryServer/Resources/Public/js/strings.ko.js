@@ -54,6 +54,12 @@ export default {
   locationNeeded: '날씨를 기록하려면 위치 권한이 필요해요.',
   updateReady: '일기장의 새 버전이 준비됐어요.',
   updateReload: '새 버전으로 다시 불러오기',
+  // On this day, at the top of the list.
+  onThisDay: '오늘의 추억',
+  yearsAgo: (n) => `${n}년 전`,
+  allOfIt: (n) => `${n}년 전 그날의 일기 모두`,
+  allOfThatDay: '그날의 일기 모두',
+  earlierYears: '지난 해 더 보기',
   conditions: {
     clear: '맑음', clouds: '흐림', rain: '비', drizzle: '이슬비',
     snow: '눈', thunderstorm: '뇌우', mist: '안개',
