@@ -29,6 +29,8 @@ const ICONS = {
   star: 'M12 3l2.7 5.6 6.1.9-4.4 4.3 1 6.1L12 17l-5.4 2.9 1-6.1-4.4-4.3 6.1-.9z',
   // A clock: words kept in this browser, waiting to be sent.
   waiting: 'M3 12a9 9 0 1 0 18 0a9 9 0 1 0-18 0M12 7v5l3 2',
+  photo: 'M3 6h18v14H3zM3 16l5-5 4 4 3-3 6 6M14.5 9.5a1.5 1.5 0 1 0 3 0a1.5 1.5 0 1 0-3 0',
+  close: 'M6 6l12 12M18 6L6 18',
 };
 
 export function icon(name) {
