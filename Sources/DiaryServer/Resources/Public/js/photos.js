@@ -44,9 +44,9 @@ const words = {
     photos: '사진',
     photo: (n, of) => `사진 ${of}장 중 ${n}번째`,
     caption: '사진 설명',
-    earlier: '앞으로',
-    later: '뒤로',
-    remove: '빼기',
+    earlier: '앞으로 옮기기',
+    later: '뒤로 옮기기',
+    remove: '사진 빼기',
     removePhoto: (n) => `${n}번째 사진 빼기`,
     previous: '이전 사진',
     next: '다음 사진',
@@ -349,8 +349,10 @@ export function attach({ slot, changed, settled, editable }) {
     if (!list.some((p) => p.local === e.detail.local)) return;
     progress.set(e.detail.local, e.detail.fraction);
     const i = list.findIndex((p) => p.local === e.detail.local);
+    const percent = Math.round(e.detail.fraction * 100);
     const bar = strip.children[i]?.querySelector('.photo-progress-bar');
-    if (bar) bar.style.width = `${Math.round(e.detail.fraction * 100)}%`;
+    if (bar) bar.style.width = `${percent}%`;
+    strip.children[i]?.querySelector('button').setAttribute('aria-label', `${label(list[i], i)} (${w.sending(percent)})`);
   };
   const onSent = (e) => {
     if (!list.some((p) => p.local === e.detail.local)) return;
