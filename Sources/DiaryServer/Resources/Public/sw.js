@@ -28,8 +28,7 @@ const START = ['', 'app.css', 'js/main.js', 'js/api.js', 'js/autosave.js', 'js/s
   'js/device.js', 'js/dom.js', 'js/i18n.js', `js/strings.${LANGUAGE}.js`, 'js/list.js', 'js/router.js',
   'js/weather.js'];
 // What the page loads when first used but needs offline too: the editor (an entry, a new one;
-// its marks and share-and-delete modules with it; its photos, so that photos can be added and
-// sent later offline too), the outbox (the first draft written), and
+// its marks, photos and share-and-delete modules with it), the outbox (the first draft written), and
 // the new-release notice (a page of this release says with it that a newer one waits; the
 // newer release's copy would not be this one's). Not part of the first visit: the page asks for them
 // a few seconds after it has settled, at every start (the 'keep the rest' message, js/notices.js),

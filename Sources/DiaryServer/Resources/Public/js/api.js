@@ -17,7 +17,7 @@ const base = 'api/v1/';
 // cannot make this browser write to the diary. Set when the session is known.
 let csrfToken = null;
 export const setCsrfToken = (token) => { csrfToken = token; };
-export const csrf = () => csrfToken; // photos.js sends photos' bytes itself, with their progress
+export const csrf = () => csrfToken;
 
 // Told when the server says no one is logged in (the session ended, say).
 export const sessionEvents = new EventTarget();
@@ -92,14 +92,12 @@ export const trashEntry = (id, opts = {}) =>
 // The client picks the id, so a retried POST finds the entry it already made.
 // `opts.location` ({latitude, longitude}, already rounded) asks the server for the weather.
 // `basedOn` (a retry only): the version the text builds on, should an earlier try have got through.
-// `opts.photos` ([{id, caption}], here and in updateEntry): the entry's photos in order; absent: unchanged.
 export const createEntry = (id, title, body, opts = {}) =>
   request('POST', 'entries', {
     body: {
-      id, title, body,
+      id, title, body, photos: opts.photos,
       ...(opts.location ? { location: opts.location } : {}),
       ...(opts.basedOn ? { basedOn: opts.basedOn } : {}),
-      ...(opts.photos ? { photos: opts.photos } : {}),
     },
     keepalive: opts.keepalive,
   });
@@ -113,7 +111,7 @@ export const post = (path, body) => request('POST', path, { body });
 
 export const updateEntry = (id, version, title, body, opts = {}) =>
   request('PUT', `entries/${enc(id)}`, {
-    body: opts.photos ? { title, body, photos: opts.photos } : { title, body },
+    body: { title, body, photos: opts.photos },
     headers: { 'If-Match': `"${version}"` },
     keepalive: opts.keepalive,
   });

@@ -34,11 +34,7 @@ export function known(id, version) {
   if (version > (versions.get(id) ?? 0)) versions.set(id, version);
 }
 
-/**
- * Records an edit and schedules a save. A blank new entry is never kept. `photos`: the entry's
- * photos in order ([{id, caption, width, height}], `local` while a photo is only in this browser,
- * photos.js), or undefined when they are unchanged.
- */
+/** Records an edit and schedules a save. A blank new entry is never kept. `photos`: see pics below. */
 export function edit(id, title, body, photos) {
   const old = drafts.get(id);
   const base = old ? old.base : versions.get(id) ?? null;
@@ -128,26 +124,20 @@ async function send(id, { keepalive = false } = {}) {
   let draft = drafts.get(id);
   if (!draft) return;
   try {
-    // Photos only in this browser go first (photos.js), then the save that names them. Their
-    // bytes cannot outlive the page: the page going away leaves them for the next start.
-    if (draft.photos?.some((photo) => photo.local)) {
+    // Photos not sent yet go first; not as the page goes (the next start sends them).
+    if (draft.photos?.some((p) => p.local)) {
       if (keepalive) return;
-      await sendPhotos(id);
-      draft = drafts.get(id);
-      if (!draft) return;
-      if (draft.photos?.some((photo) => !photo.id)) return void again.add(id); // added meanwhile
+      await (await import('./photos.js')).sendDraft(id, drafts);
+      if (!(draft = drafts.get(id))) return;
+      if (draft.photos?.some((p) => !p.id)) return void again.add(id); // added meanwhile
     }
-  } catch (error) {
-    return handleError(id, error);
-  }
-  const { title, body, base, photos } = draft;
-  try {
+    const { title, body, base, photos } = draft;
     if (drafts.isBlank(title, body, photos)) {
       if (base == null) drafts.remove(id);
       else if (draft.left) await trash(id, keepalive);
       return;
     }
-    const fp = drafts.fingerprint(title, body, photos);
+    const fp = drafts.fingerprint(title, body, photosOf(draft));
     const tried = (draft.sent ?? []).length > 0;
     drafts.patch(id, { sent: [...(draft.sent ?? []).slice(-4), fp] });
     if (base == null) {
@@ -161,13 +151,13 @@ async function send(id, { keepalive = false } = {}) {
       // A retry (the page closing while the first try is on its way, say) may find that try
       // stored with older words: they give way to these if nothing else changed them since.
       const entry = await api.createEntry(id, title, body,
-        { keepalive, location, basedOn: tried ? FIRST_VERSION : undefined, photos: wire(photos) });
+        { keepalive, location, basedOn: tried ? FIRST_VERSION : undefined, photos: pics(photos) });
       // 200 for an id that exists: an earlier try of ours got through, maybe
       // with older text. Then the entry needs a PUT on top of it.
-      if (entry.title === title && entry.body === body && samePhotos(entry, photos)) acknowledge(id, entry, draft);
+      if (entry.title === title && entry.body === body && (!photos || photosOf(entry) === photosOf(draft))) acknowledge(id, entry, draft);
       else rebase(id, entry);
     } else {
-      acknowledge(id, await api.updateEntry(id, base, title, body, { keepalive, photos: wire(photos) }), draft);
+      acknowledge(id, await api.updateEntry(id, base, title, body, { keepalive, photos: pics(photos) }), draft);
     }
     succeeded(id);
   } catch (error) {
@@ -188,12 +178,11 @@ async function trash(id, keepalive) {
   emit('trashed', { id });
 }
 
-/** The server has `sent` (a draft's words and photos): the draft goes if nothing changed since. */
 function acknowledge(id, entry, sent) {
   known(id, entry.version);
   device.keepEntry(entry);
   const draft = drafts.get(id);
-  if (draft && draft.title === sent.title && draft.body === sent.body && photosKey(draft) === photosKey(sent)) drafts.remove(id);
+  if (draft && draft.title === sent.title && draft.body === sent.body && photosOf(draft) === photosOf(sent)) drafts.remove(id);
   else if (draft) drafts.patch(id, { base: entry.version });
   emit('saved', { id, entry });
 }
@@ -215,12 +204,8 @@ function handleError(id, error) {
     again.add(id);
     return;
   }
-  if (error.status === 422 && error.code === 'bad_photos' && draft?.photos) {
-    // A photo the diary no longer holds (deleted for good elsewhere): the words go without
-    // the change to the photos rather than not at all.
-    drafts.put({ ...draft, photos: undefined });
-    return void again.add(id);
-  }
+  // A photo gone from the diary: the words go without the change to the photos.
+  if (error.code === 'bad_photos' && draft?.photos) return drafts.put({ ...draft, photos: undefined }), void again.add(id);
   if (error.status === 422) return drafts.remove(id); // blank by the server's rules
   if (error.status === 413) {
     failing.add(id);
@@ -236,10 +221,9 @@ function handleError(id, error) {
 
 function conflict(id, draft, current) {
   known(id, current.version);
-  const same = current.title === draft.title && current.body === draft.body && samePhotos(current, draft.photos);
+  const same = current.title === draft.title && current.body === draft.body && (!draft.photos || photosOf(current) === photosOf(draft));
   if (same) return acknowledge(id, current, draft);
-  const theirs = drafts.fingerprint(current.title, current.body, draft.photos && (current.photos ?? []));
-  if ((draft.sent ?? []).includes(theirs)) {
+  if ((draft.sent ?? []).includes(drafts.fingerprint(current.title, current.body, draft.photos ? photosOf(current) : ''))) {
     return rebase(id, current); // the server has an earlier save of ours
   }
   conflicted.add(id);
@@ -293,28 +277,9 @@ document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible') sendWaiting();
 });
 
-// -- Photos -----------------------------------------------------------------------------------
-// An entry's photos are named in its save as [{id, caption}]; a draft's `photos` is absent while
-// they are as the server has them. photos.js (loaded with the first photo) sends the bytes.
-
-const wire = (photos) => photos?.map(({ id, caption }) => ({ id, caption: caption ?? '' }));
-/** What a draft (or an entry) says of its photos, to compare: null for "unchanged". */
-const photosKey = ({ photos }) => (photos ? JSON.stringify(wire(photos)) : null);
-const samePhotos = (entry, photos) => !photos || photosKey(entry) === photosKey({ photos });
-
-/** Sends the draft's photos that only this browser has, recording each in the draft as it goes. */
-async function sendPhotos(id) {
-  const photos = await import('./photos.js').catch(() => Promise.reject(new api.ApiError(0, null)));
-  const settle = () => {
-    const now = drafts.get(id);
-    if (now?.photos) drafts.patch(id, { photos: photos.settle(now.photos) });
-  };
-  try {
-    await photos.sendWaiting(drafts.get(id)?.photos ?? [], settle);
-  } finally {
-    settle();
-  }
-}
+// A draft's `photos` (absent: unchanged) as sent, and compared; photos.js sends those `local` first.
+const pics = (photos) => photos?.map(({ id, caption }) => ({ id, caption }));
+const photosOf = (d) => JSON.stringify(pics(d.photos)) ?? '';
 
 // -- Drafts -----------------------------------------------------------------------------------
 // Text the server has not acknowledged yet, kept so that a failed save, a closed tab or a reload
@@ -325,8 +290,7 @@ async function sendPhotos(id) {
 // device.js. One record per entry and tab:
 // {id, tab, title, body, base: version it was edited from (null: not created yet),
 //  created, left: writer has left it, sent: hashes of texts sent unacknowledged,
-//  location: the rounded place the first POST sent (null: none; absent: not tried yet),
-//  photos: the entry's photos as changed here (absent: unchanged; see Photos above)}
+//  location: the rounded place the first POST sent (null: none; absent: not tried yet), photos}
 //
 // Each tab keeps its own drafts (its id lives in sessionStorage, so a reload keeps it): two tabs
 // on one entry never write over each other's words, and the second save to reach the server
@@ -447,19 +411,16 @@ export const drafts = {
       if (draft && (!draft.owner || draft.owner === owner)) localStorage.removeItem(key);
     }
     memory.clear();
-    // The photos waiting to be sent go too (photos.js keeps them; loaded here if it is not yet).
     import('./photos.js').then((m) => m.forgetWriter(owner), () => {});
     // What the module gathers to write is dropped by its own forgetWriter.
     return box ? box.then((m) => m.forgetWriter(owner), () => device.forgetDrafts(owner)) : device.forgetDrafts(owner);
   },
 
-  // A photo alone is an entry.
   isBlank: (title, body, photos) => !title.trim() && !body.trim() && !photos?.length,
 
-  // A short fingerprint of a text (and its photos, when they changed), to recognise our own
-  // earlier save in a 409.
-  fingerprint(title, body, photos) {
-    const s = `${title}\u0000${body}` + (photos ? `\u0000${photosKey({ photos })}` : '');
+  // A short fingerprint of a text, to recognise our own earlier save in a 409.
+  fingerprint(title, body, photos = '') {
+    const s = `${title}\u0000${body}${photos}`;
     let a = 0x811c9dc5, b = 0x9e3779b9;
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);

@@ -17,7 +17,7 @@ export function h(tag, props = {}, ...children) {
 // Icons are drawn in the page (24×24 outlines, styled in app.css), so they take the
 // text colour in both themes and cost no request; they are decoration, the button
 // carries the name.
-const ICONS = {
+export const ICONS = { // (modules loaded later add their own)
   back: 'M15 5l-7 7 7 7',
   forward: 'M9 5l7 7-7 7',
   calendar: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4',
@@ -29,8 +29,6 @@ const ICONS = {
   star: 'M12 3l2.7 5.6 6.1.9-4.4 4.3 1 6.1L12 17l-5.4 2.9 1-6.1-4.4-4.3 6.1-.9z',
   // A clock: words kept in this browser, waiting to be sent.
   waiting: 'M3 12a9 9 0 1 0 18 0a9 9 0 1 0-18 0M12 7v5l3 2',
-  photo: 'M3 6h18v14H3zM3 16l5-5 4 4 3-3 6 6M14.5 9.5a1.5 1.5 0 1 0 3 0a1.5 1.5 0 1 0-3 0',
-  close: 'M6 6l12 12M18 6L6 18',
 };
 
 export function icon(name) {

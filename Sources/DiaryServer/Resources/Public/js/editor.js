@@ -5,7 +5,7 @@
 import * as api from './api.js';
 import * as autosave from './autosave.js';
 import { getEntry } from './device.js';
-import { h, iconButton, iconLink, toast } from './dom.js';
+import { ICONS, h, iconButton, iconLink, toast } from './dom.js';
 import { formatAs, lang, t } from './i18n.js';
 import { forgetEntry } from './list.js';
 import { back, refresh } from './router.js';
@@ -39,6 +39,8 @@ const words = {
   },
 };
 const w = words[lang] ?? words.en;
+
+ICONS.photo = 'M3 6h18v14H3zM3 16l5-5 4 4 3-3 6 6M14.5 9.5a1.5 1.5 0 1 0 3 0a1.5 1.5 0 1 0-3 0';
 
 // The weather is attached by the server a moment after a new entry is saved.
 const WEATHER_LOOKUP_MS = 4000;

@@ -462,7 +462,6 @@ function rowLink(entry, mark, snippet) {
         ? h('span', { class: 'row-excerpt' }, entry.excerpt)
         : h('span', { class: 'row-snippet' }, mark(snippet)),
       entry.tags?.length ? tagChips(entry.tags) : null),
-    // The first photo, small and sized before it comes (the row's words name it).
     entry.photo ? h('img', { class: 'row-photo', src: `api/v1/photos/${entry.photo}/thumbnail`, alt: '', loading: 'lazy', width: 64, height: 64 }) : null);
 }
 
@@ -497,7 +496,7 @@ function waitingMark() {
   return h('span', { class: 'waiting' }, icon('waiting'), t.waiting);
 }
 
-/** A row's entry with a newer title and body (and photos), as the server would list it. */
+/** A row's entry with a newer title and body, as the server would list it. */
 function edited(entry, { title, body, weather, tags, starred, version, photos }) {
   return { ...entry, title, excerpt: device.excerptOf(body), weather: weather ?? entry.weather,
     photo: photos ? photos[0]?.id : entry.photo,

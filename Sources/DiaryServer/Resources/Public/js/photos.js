@@ -18,7 +18,7 @@
 
 import * as api from './api.js';
 import { writer } from './device.js';
-import { h, iconButton, toast } from './dom.js';
+import { ICONS, h, iconButton, toast } from './dom.js';
 import { lang } from './i18n.js';
 
 const words = {
@@ -60,6 +60,8 @@ const words = {
   },
 };
 const w = words[lang] ?? words.en;
+
+ICONS.close = 'M6 6l12 12M18 6L6 18';
 
 export const MAX_PHOTOS = 30;
 const LONG_SIDE = 2048;
@@ -239,10 +241,22 @@ function drop(local) {
 }
 
 /**
- * Sends the photos of `photos` that only this browser has, one after another; `step` after each
- * (autosave.js records it in the draft). Rejects with the connection's trouble.
+ * Sends the photos of entry `id`'s draft that only this browser has, one after another, each
+ * recorded in the draft as it goes (`drafts`: autosave.js's). Rejects with the connection's trouble.
  */
-export async function sendWaiting(photos, step) {
+export async function sendDraft(id, drafts) {
+  const step = () => {
+    const now = drafts.get(id);
+    if (now?.photos) drafts.patch(id, { photos: settle(now.photos) });
+  };
+  try {
+    await sendWaiting(drafts.get(id)?.photos ?? [], step);
+  } finally {
+    step();
+  }
+}
+
+async function sendWaiting(photos, step) {
   for (const item of photos.filter((p) => p.local && !dropped.has(p.local))) {
     let run = sending.get(item.local);
     if (!run) {
