@@ -132,6 +132,23 @@ def test_a_photo_alone_is_an_entry_and_a_second_added_by_dropping(pages, server,
     wait_for(lambda: len((server.entry(entry["id"]) or {}).get("photos", [])) == 2, timeout=20, message="both photos saved")
 
 
+@pytest.mark.parametrize("locale, message", [
+    ("en-US", "This browser cannot open HEIC photos."),
+    ("ko-KR", "이 브라우저는 HEIC 사진을 열 수 없어요."),
+])
+def test_a_heic_photo_the_browser_cannot_open_is_refused_in_the_writer_s_words(pages, server, tmp_path, locale, message):
+    # An iPhone's HEIC (its header; Chromium decodes none): said plainly, and nothing is sent.
+    path = tmp_path / "IMG_0002.HEIC"
+    path.write_bytes(b"\0\0\0\x18ftypheic\0\0\0\0mif1heic" + bytes(200))
+    page = pages.open("/#/new", locale=locale)
+    page.get_by_role("textbox").first.fill("HEIC")
+    page.locator(".editor-screen input[type=file]").set_input_files(str(path))
+    expect(page.locator("#toast")).to_contain_text(message)
+    expect(page.locator(".photo-open")).to_have_count(0)
+    wait_for(lambda: [e["title"] for e in server.entries()] == ["HEIC"], message="the words, saved without it")
+    assert "photo" not in server.entries()[0]
+
+
 def test_photos_are_captioned_moved_and_removed_and_stay_so_after_a_reload(pages, server):
     a, b, c = (stored_photo(server, scene(600, 400, hue)) for hue in (40, 120, 200))
     entry = entry_with_photos(server, "Three photos", [{"id": a["id"]}, {"id": b["id"]}, {"id": c["id"]}])
