@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // The domain: entries and accounts, their rules, the storage protocols, formats.
@@ -97,6 +98,8 @@ let package = Package(
                 "DiaryServer",
                 "DiaryWeather",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The ZIP export (the JSON, the Markdown and every photo) and its import.
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 // To tell a port in use (EADDRINUSE) from other failures to listen.
                 .product(name: "NIOCore", package: "swift-nio"),
             ]

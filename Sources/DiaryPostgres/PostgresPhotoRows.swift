@@ -54,27 +54,49 @@ struct PostgresPhotoRows: PhotoRows {
             var inserted = false
             for try await new in rows.decode(Bool.self) { inserted = new }
             guard inserted else { return false }
-            for index in 0..<StoredPhoto.partCount(content.byteCount) {
-                let start = index * StoredPhoto.partSize
-                let bytes = ByteBuffer(bytes: content.bytes(in: start..<min(start + StoredPhoto.partSize, content.byteCount)))
-                try await connection.query("""
-                    INSERT INTO photo_part (owner_id, photo_id, part, bytes) VALUES (\(owner.rawValue), \(photo.id.hex), \(Int32(index)), \(bytes))
-                    """, logger: logger)
-            }
+            try await Self.insertParts(of: photo, content: content, owner: owner, connection, logger)
             return true
+        }
+    }
+
+    /// Writes a photo's row and its parts (a copy into an empty database).
+    static func insert(_ photo: StoredPhoto, content: any PhotoContent, owner: UserID, _ connection: PostgresConnection,
+                       _ logger: Logger) async throws {
+        try await connection.query("""
+            INSERT INTO photo (owner_id, id, format, width, height, byte_count, stored_at)
+            VALUES (\(owner.rawValue), \(photo.id.hex), \(photo.format.rawValue), \(Int32(clamping: photo.width)),
+                    \(Int32(clamping: photo.height)), \(Int64(photo.byteCount)), \(photo.storedAt.millisecondsSince1970))
+            """, logger: logger)
+        try await insertParts(of: photo, content: content, owner: owner, connection, logger)
+    }
+
+    private static func insertParts(of photo: StoredPhoto, content: any PhotoContent, owner: UserID,
+                                    _ connection: PostgresConnection, _ logger: Logger) async throws {
+        for index in 0..<StoredPhoto.partCount(content.byteCount) {
+            let start = index * StoredPhoto.partSize
+            let bytes = ByteBuffer(bytes: content.bytes(in: start..<min(start + StoredPhoto.partSize, content.byteCount)))
+            try await connection.query("""
+                INSERT INTO photo_part (owner_id, photo_id, part, bytes) VALUES (\(owner.rawValue), \(photo.id.hex), \(Int32(index)), \(bytes))
+                """, logger: logger)
         }
     }
 
     func storeThumbnail(_ thumbnail: PhotoThumbnail, bytes: Data, of id: PhotoID) async throws -> Bool {
         try await database.read { [owner, logger] connection in
-            let rows = try await connection.query("""
-                UPDATE photo SET thumbnail_format = \(thumbnail.format.rawValue), thumbnail_width = \(Int32(clamping: thumbnail.width)),
-                    thumbnail_height = \(Int32(clamping: thumbnail.height)), thumbnail = \(ByteBuffer(bytes: bytes))
-                WHERE owner_id = \(owner.rawValue) AND id = \(id.hex) RETURNING 1
-                """, logger: logger)
-            for try await _ in rows { return true }
-            return false
+            try await Self.setThumbnail(thumbnail, bytes: bytes, of: id, owner: owner, connection, logger)
         }
+    }
+
+    @discardableResult
+    static func setThumbnail(_ thumbnail: PhotoThumbnail, bytes: Data, of id: PhotoID, owner: UserID,
+                             _ connection: PostgresConnection, _ logger: Logger) async throws -> Bool {
+        let rows = try await connection.query("""
+            UPDATE photo SET thumbnail_format = \(thumbnail.format.rawValue), thumbnail_width = \(Int32(clamping: thumbnail.width)),
+                thumbnail_height = \(Int32(clamping: thumbnail.height)), thumbnail = \(ByteBuffer(bytes: bytes))
+            WHERE owner_id = \(owner.rawValue) AND id = \(id.hex) RETURNING 1
+            """, logger: logger)
+        for try await _ in rows { return true }
+        return false
     }
 
     func part(_ index: Int, of id: PhotoID) async throws -> Data? {

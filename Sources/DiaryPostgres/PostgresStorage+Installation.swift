@@ -30,16 +30,42 @@ extension PostgresStorage {
                 let (owner, found) = try PostgresEntryRow.owned(row)
                 entries[owner, default: []].append(found.entry)
             }
-            return Installation(accounts: accounts, tokens: tokens, entries: entries)
+            var photos: [UserID: [Installation.Photo]] = [:]
+            let photoRows = try await connection.query("""
+                SELECT owner_id, id, format, width, height, byte_count, stored_at, thumbnail_format, thumbnail_width, thumbnail_height,
+                    thumbnail
+                FROM photo ORDER BY owner_id, id
+                """, logger: logger)
+            var found: [(UserID, StoredPhoto, Data?)] = []
+            for try await (owner, id, format, width, height, bytes, stored, thumbnailFormat, thumbnailWidth, thumbnailHeight, thumbnail)
+                in photoRows.decode((Int64, String, String, Int32, Int32, Int64, Int64, String?, Int32?, Int32?, ByteBuffer?).self) {
+                guard let id = PhotoID(id), let format = PhotoFormat(rawValue: format) else { continue }
+                let small = thumbnail.map { Data($0.readableBytesView) }
+                var photo = StoredPhoto(id: id, format: format, width: Int(width), height: Int(height), byteCount: Int(bytes),
+                                        storedAt: Date(millisecondsSince1970: stored))
+                if let thumbnailFormat = thumbnailFormat.flatMap(PhotoFormat.init(rawValue:)) {
+                    photo.thumbnail = PhotoThumbnail(format: thumbnailFormat, width: Int(thumbnailWidth ?? 0),
+                                                     height: Int(thumbnailHeight ?? 0), byteCount: small?.count ?? 0)
+                }
+                found.append((UserID(rawValue: owner), photo, small))
+            }
+            for (owner, photo, small) in found {
+                var bytes = Data(capacity: photo.byteCount)
+                for try await part in try await connection.query("""
+                    SELECT bytes FROM photo_part WHERE owner_id = \(owner.rawValue) AND photo_id = \(photo.id.hex) ORDER BY part
+                    """, logger: logger).decode(ByteBuffer.self) { bytes.append(contentsOf: part.readableBytesView) }
+                photos[owner, default: []].append(Installation.Photo(stored: photo, bytes: bytes, thumbnail: small))
+            }
+            return Installation(accounts: accounts, tokens: tokens, entries: entries, photos: photos)
         }
     }
 
     public func writeInstallation(_ installation: Installation) async throws {
         let location = self.location
         let moved = try await database.transaction { [logger = database.logger] connection in
-            try await connection.query("LOCK TABLE diary_user, entry IN SHARE ROW EXCLUSIVE MODE", logger: logger)
+            try await connection.query("LOCK TABLE diary_user, entry, photo IN SHARE ROW EXCLUSIVE MODE", logger: logger)
             let held = try await connection.query(
-                "SELECT (SELECT count(*) FROM diary_user) + (SELECT count(*) FROM entry)", logger: logger)
+                "SELECT (SELECT count(*) FROM diary_user) + (SELECT count(*) FROM entry) + (SELECT count(*) FROM photo)", logger: logger)
             for try await count in held.decode(Int64.self) where count > 0 { throw InstallationError.notEmpty(location) }
             for account in installation.accounts {
                 try await connection.query("""
@@ -61,12 +87,21 @@ extension PostgresStorage {
                 for entry in entries { try await PostgresEntryRow.insert(entry, owner: owner, connection, logger) }
                 moved.append((owner, try await ChangeCount.moved(owner, connection, logger)))
             }
+            for (owner, photos) in installation.photos {
+                for photo in photos {
+                    try await PostgresPhotoRows.insert(photo.stored, content: photo.bytes, owner: owner, connection, logger)
+                    if let thumbnail = photo.stored.thumbnail, let bytes = photo.thumbnail {
+                        try await PostgresPhotoRows.setThumbnail(thumbnail, bytes: bytes, of: photo.stored.id, owner: owner, connection, logger)
+                    }
+                }
+            }
             let counted = try await connection.query("""
                 SELECT (SELECT count(*) FROM diary_user), (SELECT count(*) FROM access_token), (SELECT count(*) FROM entry),
-                       (SELECT count(*) FROM entry WHERE deleted_at IS NOT NULL)
+                       (SELECT count(*) FROM entry WHERE deleted_at IS NOT NULL), (SELECT count(*) FROM photo)
                 """, logger: logger)
-            for try await (accounts, tokens, entries, trashed) in counted.decode((Int64, Int64, Int64, Int64).self) {
-                let found = Installation.Counts(accounts: Int(accounts), tokens: Int(tokens), entries: Int(entries), trashed: Int(trashed))
+            for try await (accounts, tokens, entries, trashed, photos) in counted.decode((Int64, Int64, Int64, Int64, Int64).self) {
+                let found = Installation.Counts(accounts: Int(accounts), tokens: Int(tokens), entries: Int(entries), trashed: Int(trashed),
+                                                photos: Int(photos))
                 guard found == installation.counts else {
                     throw InstallationError.countsDiffer(expected: installation.counts, found: found)
                 }

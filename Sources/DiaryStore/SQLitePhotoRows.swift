@@ -15,14 +15,15 @@ public struct SQLitePhotoRows: PhotoRows {
 
     static let columns = "id, format, width, height, byte_count, stored_at, thumbnail_format, thumbnail_width, thumbnail_height"
 
-    static func photo(_ row: Row) -> StoredPhoto? {
-        guard let id = PhotoID(row[0] as String), let format = PhotoFormat(rawValue: row[1]) else { return nil }
+    /// A photo from `columns`, read from position `at` on.
+    static func photo(_ row: Row, at start: Int = 0) -> StoredPhoto? {
+        guard let id = PhotoID(row[start] as String), let format = PhotoFormat(rawValue: row[start + 1]) else { return nil }
         var thumbnail: PhotoThumbnail?
-        if let format = (row[6] as String?).flatMap(PhotoFormat.init(rawValue:)) {
-            thumbnail = PhotoThumbnail(format: format, width: row[7], height: row[8], byteCount: 0)
+        if let format = (row[start + 6] as String?).flatMap(PhotoFormat.init(rawValue:)) {
+            thumbnail = PhotoThumbnail(format: format, width: row[start + 7], height: row[start + 8], byteCount: 0)
         }
-        return StoredPhoto(id: id, format: format, width: row[2], height: row[3], byteCount: row[4],
-                           storedAt: Date(millisecondsSince1970: row[5]), thumbnail: thumbnail)
+        return StoredPhoto(id: id, format: format, width: row[start + 2], height: row[start + 3], byteCount: row[start + 4],
+                           storedAt: Date(millisecondsSince1970: row[start + 5]), thumbnail: thumbnail)
     }
 
     public func photo(id: PhotoID) async throws -> StoredPhoto? {
@@ -50,29 +51,37 @@ public struct SQLitePhotoRows: PhotoRows {
             let moved = try db.cachedStatement(sql: "UPDATE photo SET stored_at = ? WHERE owner_id = ? AND id = ?")
             try moved.execute(arguments: [photo.storedAt.millisecondsSince1970, owner.rawValue, photo.id.hex])
             if db.changesCount > 0 { return false }
-            try db.cachedStatement(sql: """
-                INSERT INTO photo (owner_id, id, format, width, height, byte_count, stored_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [owner.rawValue, photo.id.hex, photo.format.rawValue, photo.width, photo.height,
-                                         photo.byteCount, photo.storedAt.millisecondsSince1970])
-            let part = try db.cachedStatement(sql: "INSERT INTO photo_part (owner_id, photo_id, part, bytes) VALUES (?, ?, ?, ?)")
-            for index in 0..<StoredPhoto.partCount(content.byteCount) {
-                let start = index * StoredPhoto.partSize
-                let bytes = content.bytes(in: start..<min(start + StoredPhoto.partSize, content.byteCount))
-                try part.execute(arguments: [owner.rawValue, photo.id.hex, index, bytes])
-            }
+            try Self.insert(photo, content: content, owner: owner, db)
             return true
         }
     }
 
-    public func storeThumbnail(_ thumbnail: PhotoThumbnail, bytes: Data, of id: PhotoID) async throws -> Bool {
-        try await database.write { [owner] db in
-            try db.cachedStatement(sql: """
-                UPDATE photo SET thumbnail_format = ?, thumbnail_width = ?, thumbnail_height = ?, thumbnail = ?
-                WHERE owner_id = ? AND id = ?
-                """).execute(arguments: [thumbnail.format.rawValue, thumbnail.width, thumbnail.height, bytes,
-                                         owner.rawValue, id.hex])
-            return db.changesCount > 0
+    /// Writes a photo's row and its parts.
+    static func insert(_ photo: StoredPhoto, content: any PhotoContent, owner: UserID, _ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO photo (owner_id, id, format, width, height, byte_count, stored_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [owner.rawValue, photo.id.hex, photo.format.rawValue, photo.width, photo.height,
+                                     photo.byteCount, photo.storedAt.millisecondsSince1970])
+        let part = try db.cachedStatement(sql: "INSERT INTO photo_part (owner_id, photo_id, part, bytes) VALUES (?, ?, ?, ?)")
+        for index in 0..<StoredPhoto.partCount(content.byteCount) {
+            let start = index * StoredPhoto.partSize
+            let bytes = content.bytes(in: start..<min(start + StoredPhoto.partSize, content.byteCount))
+            try part.execute(arguments: [owner.rawValue, photo.id.hex, index, bytes])
         }
+    }
+
+    public func storeThumbnail(_ thumbnail: PhotoThumbnail, bytes: Data, of id: PhotoID) async throws -> Bool {
+        try await database.write { [owner] db in try Self.setThumbnail(thumbnail, bytes: bytes, of: id, owner: owner, db) }
+    }
+
+    @discardableResult
+    static func setThumbnail(_ thumbnail: PhotoThumbnail, bytes: Data, of id: PhotoID, owner: UserID, _ db: Database) throws -> Bool {
+        try db.cachedStatement(sql: """
+            UPDATE photo SET thumbnail_format = ?, thumbnail_width = ?, thumbnail_height = ?, thumbnail = ?
+            WHERE owner_id = ? AND id = ?
+            """).execute(arguments: [thumbnail.format.rawValue, thumbnail.width, thumbnail.height, bytes,
+                                     owner.rawValue, id.hex])
+        return db.changesCount > 0
     }
 
     public func part(_ index: Int, of id: PhotoID) async throws -> Data? {

@@ -23,14 +23,29 @@ extension SQLiteStorage {
                 while let row = try rows.next() { diary.append(EntryRow(row).entry) }
                 entries[UserID(rawValue: owner)] = diary
             }
-            return Installation(accounts: accounts, tokens: tokens, entries: entries)
+            var photos: [UserID: [Installation.Photo]] = [:]
+            let photoRows = try Row.fetchAll(db, sql: """
+                SELECT owner_id, \(SQLitePhotoRows.columns), thumbnail FROM photo ORDER BY owner_id, id
+                """)
+            for row in photoRows {
+                guard var stored = SQLitePhotoRows.photo(row, at: 1) else { continue }
+                let owner: Int64 = row[0]
+                let thumbnail: Data? = row[10]
+                stored.thumbnail?.byteCount = thumbnail?.count ?? 0
+                var bytes = Data(capacity: stored.byteCount)
+                let parts = try Data.fetchCursor(db, sql: "SELECT bytes FROM photo_part WHERE owner_id = ? AND photo_id = ? ORDER BY part",
+                                                 arguments: [owner, stored.id.hex])
+                while let part = try parts.next() { bytes.append(part) }
+                photos[UserID(rawValue: owner), default: []].append(Installation.Photo(stored: stored, bytes: bytes, thumbnail: thumbnail))
+            }
+            return Installation(accounts: accounts, tokens: tokens, entries: entries, photos: photos)
         }
     }
 
     public func writeInstallation(_ installation: Installation) async throws {
         let location = self.location
         try await database.write { [index = database.searchIndex] db in
-            let held = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM user) + (SELECT count(*) FROM entry)") ?? 0
+            let held = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM user) + (SELECT count(*) FROM entry) + (SELECT count(*) FROM photo)") ?? 0
             guard held == 0 else { throw InstallationError.notEmpty(location) }
             for account in installation.accounts {
                 try db.execute(sql: "INSERT INTO user (id, name, name_key, password_hash, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -46,11 +61,20 @@ extension SQLiteStorage {
                 for entry in entries { try EntryRow.insert(entry, owner: owner, index: index, db) }
                 try ChangeCount.moved(owner, db)
             }
+            for (owner, photos) in installation.photos {
+                for photo in photos {
+                    try SQLitePhotoRows.insert(photo.stored, content: photo.bytes, owner: owner, db)
+                    if let thumbnail = photo.stored.thumbnail, let bytes = photo.thumbnail {
+                        try SQLitePhotoRows.setThumbnail(thumbnail, bytes: bytes, of: photo.stored.id, owner: owner, db)
+                    }
+                }
+            }
             let found = Installation.Counts(
                 accounts: try Int.fetchOne(db, sql: "SELECT count(*) FROM user") ?? 0,
                 tokens: try Int.fetchOne(db, sql: "SELECT count(*) FROM access_token") ?? 0,
                 entries: try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0,
-                trashed: try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE deleted_at IS NOT NULL") ?? 0)
+                trashed: try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE deleted_at IS NOT NULL") ?? 0,
+                photos: try Int.fetchOne(db, sql: "SELECT count(*) FROM photo") ?? 0)
             guard found == installation.counts else { throw InstallationError.countsDiffer(expected: installation.counts, found: found) }
         }
     }

@@ -28,6 +28,13 @@ struct InstallationCopyTests {
             let doomed = try await diary.create(try EntryText(title: "\(words) trashed", body: ""), id: UUID(), tags: ["gone", "여행"],
                                                 starred: true)
             _ = try await diary.moveToTrash(id: doomed.id)
+            // A photo of two parts with its thumbnail, held by the first entry.
+            let (photo, bytes) = PhotoRowsConformanceTests.photo(bytes: StoredPhoto.partSize + 999, seed: UInt8(user.id.rawValue))
+            _ = try await diary.photos.store(photo, content: bytes)
+            _ = try await diary.photos.storeThumbnail(PhotoThumbnail(format: .webp, width: 300, height: 200, byteCount: 3),
+                                                      bytes: Data([1, 2, 3]), of: photo.id)
+            _ = try await diary.edit(id: first.id, try EntryEdit(photos: [EntryPhoto(id: photo.id, caption: "\(words) photo")]),
+                                     expecting: 3)
         }
         return storage
     }
@@ -41,12 +48,19 @@ struct InstallationCopyTests {
         let source = try await Self.filled(from)
         let destination = try await to.makeStorage()
         let counts = try await Backends.copy(from: source, to: destination)
-        #expect(counts == Installation.Counts(accounts: 2, tokens: 2, entries: 4, trashed: 2))
+        #expect(counts == Installation.Counts(accounts: 2, tokens: 2, entries: 4, trashed: 2, photos: 2))
         let read = try await source.readInstallation()
+        #expect(read.photos.values.joined().allSatisfy { $0.bytes.count == StoredPhoto.partSize + 999 && $0.thumbnail == Data([1, 2, 3]) })
         #expect(try await destination.readInstallation() == read)
         // The copy works as the original did: the password, the token's owner, search.
         let accounts = destination.accounts(passwords: BcryptPasswords(cost: 4))
         let ann = try #require(try await accounts.verify(name: "ann", password: "correct horse battery"))
+        // The photos arrive whole, part by part, held by their entries.
+        let photo = try #require(read.photos[ann.id]?.first)
+        let copied = destination.diary(of: ann.id)
+        #expect(try await copied.photos.part(0, of: photo.stored.id) == photo.bytes.prefix(StoredPhoto.partSize))
+        #expect(try await copied.photos.part(1, of: photo.stored.id) == photo.bytes.dropFirst(StoredPhoto.partSize))
+        #expect(try await copied.list(after: nil, limit: 5).entries.first?.photo == photo.stored.id)
         let found = try await destination.diary(of: ann.id).search("edited", limit: 5)
         #expect(found.map(\.entry.title) == ["Ann's first, edited"])
         // Tags arrive as index rows too: the tag list and a tag's list work on the copy.

@@ -59,7 +59,8 @@ public enum ImportFile {
 
     static func exportedEntry(_ record: Any, number: Int, now: Date) throws(ImportError) -> Entry {
         let fields = try Fields(record, number: number)
-        let text = try fields.text()
+        let photos = try fields.photos()
+        let text = try fields.text(allowBlank: !photos.isEmpty)
         guard let idText = fields.values["id"] as? String, let id = UUID(uuidString: idText) else {
             throw .badRecord(number, "\"id\" must be a UUID such as 1b4e28ba-2fa1-11d2-883f-0016d3cca427")
         }
@@ -75,7 +76,7 @@ public enum ImportFile {
         }
         return Entry(id: id, title: text.title, body: text.body, createdAt: created, updatedAt: updated,
                      version: version, deletedAt: deleted, location: try fields.location(), weather: try fields.weather(),
-                     tags: try fields.tags(), starred: try fields.flag("starred"))
+                     tags: try fields.tags(), starred: try fields.flag("starred"), photos: photos)
     }
 
     /// `data` with every U+FEFF in it written as the escape `\ufeff`, but for a byte order mark
@@ -137,11 +138,11 @@ private struct Fields {
         }
     }
 
-    func text() throws(ImportError) -> EntryText {
+    func text(allowBlank: Bool = false) throws(ImportError) -> EntryText {
         let title = try string("title")
         let body = try string("body")
         do {
-            return try EntryText(title: title, body: body)
+            return try EntryText(title: title, body: body, allowBlank: allowBlank)
         } catch {
             throw .badRecord(number, error.description)
         }
@@ -155,6 +156,29 @@ private struct Fields {
         }
         do {
             return try Tags.checked(tags)
+        } catch {
+            throw .badRecord(number, error.description)
+        }
+    }
+
+    /// The entry's photos (none when absent), as an export names them: each by its name (the
+    /// photo itself is in the ZIP export beside the JSON, or in the diary already).
+    func photos() throws(ImportError) -> [EntryPhoto] {
+        guard let value = values["photos"], !(value is NSNull) else { return [] }
+        guard let list = value as? [Any] else {
+            throw .badRecord(number, "\"photos\" must be a list such as [{\"id\": \"…64 hex digits…\", \"caption\": \"…\"}]")
+        }
+        var photos: [EntryPhoto] = []
+        for (index, item) in list.enumerated() {
+            guard let object = item as? [String: Any], let name = object["id"] as? String, let id = PhotoID(name) else {
+                throw .badRecord(number, "photo \(index + 1) must have an \"id\" of 64 hex digits (the photo's SHA-256)")
+            }
+            let caption = object["caption"] as? String ?? ""
+            let width = object["width"].flatMap(Self.wholeNumber) ?? 0, height = object["height"].flatMap(Self.wholeNumber) ?? 0
+            photos.append(EntryPhoto(id: id, caption: caption, width: max(0, min(width, 1_000_000)), height: max(0, min(height, 1_000_000))))
+        }
+        do {
+            return try EntryEdit.checkedPhotos(photos)
         } catch {
             throw .badRecord(number, error.description)
         }

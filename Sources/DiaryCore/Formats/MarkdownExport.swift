@@ -16,14 +16,21 @@ public struct MarkdownExport {
     /// The file's first line: the diary's name in the reader's language.
     public var header: String { isKorean ? "# 일기장\n" : "# Diary\n" }
 
-    /// One entry: its title as a heading, when it was written, then its body.
-    public func section(for entry: Entry) -> String {
+    /// One entry: its title as a heading, when it was written, then its body, then its photos,
+    /// each linked to its file in `photos/` beside the Markdown (as the ZIP export lays them
+    /// out), `files` naming each photo's file.
+    public func section(for entry: Entry, photoFiles files: [PhotoID: String] = [:]) -> String {
         let title = entry.title.isBlank ? untitled : entry.title
         let when = "\(dates.string(from: entry.createdAt)) \(dates.time(of: entry.createdAt))"
         let star = entry.starred ? " ★" : ""
         var text = "\n## \(title)\(star)\n\n*\(when)* <!-- \(ISODate.string(from: entry.createdAt)) -->\n"
         if !entry.tags.isEmpty { text += "\n" + Tags.hashtags(entry.tags) + "\n" }
         if !entry.body.isBlank { text += "\n\(Self.escaped(entry.body.trimmingCharacters(in: .newlines)))\n" }
+        for photo in entry.photos {
+            let caption = photo.caption.split(whereSeparator: \.isNewline).joined(separator: " ")
+                .replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
+            text += "\n![\(caption)](photos/\(files[photo.id] ?? photo.id.hex))\n"
+        }
         return text
     }
 

@@ -169,8 +169,18 @@ public struct Diary: Sendable {
     /// already in this diary are skipped, so importing the same export twice adds nothing; what
     /// other diaries hold plays no part. With `onlyIntoEmptyDiary`, a diary that has any entry
     /// (the trash aside) by the time the transaction begins gets nothing and `EntryError.diaryNotEmpty`.
+    /// An entry may name only photos the diary holds (a ZIP import stores its photos first).
     public func importEntries(_ entries: [Entry], onlyIntoEmptyDiary: Bool = false) async throws -> ImportSummary {
-        try await rows.insert(entries, onlyIntoEmptyDiary: onlyIntoEmptyDiary)
+        let named = Set(entries.flatMap { $0.photos.map(\.id) })
+        if !named.isEmpty {
+            let held = try await photos.photos(ids: Array(named))
+            for (index, entry) in entries.enumerated() {
+                if let missing = entry.photos.first(where: { held[$0.id] == nil }) {
+                    throw ImportError.badRecord(index + 1, "it has photo \(missing.id.short)…, which is neither in this diary nor in the file: import the ZIP export, which carries the photos")
+                }
+            }
+        }
+        return try await rows.insert(entries, onlyIntoEmptyDiary: onlyIntoEmptyDiary)
     }
 
     // MARK: Reading

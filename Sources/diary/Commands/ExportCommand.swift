@@ -4,15 +4,15 @@ import Foundation
 
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Write every entry (not the trash) to JSON or Markdown, oldest first.")
+        commandName: "export", abstract: "Write every entry (not the trash) to JSON, Markdown or a ZIP with the photos, oldest first.")
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case json, markdown
+        case json, markdown, zip
     }
 
     @OptionGroup var options: StoreOptions
 
-    @Option(help: "json (Diary's own format, which import reads back) or markdown.")
+    @Option(help: "json (Diary's own format, which import reads back), markdown, or zip (diary.json, diary.md and every photo in photos/; needs --output).")
     var format: Format = .json
 
     @Option(help: "The file to write; standard output when not given.")
@@ -22,6 +22,9 @@ struct ExportCommand: AsyncParsableCommand {
     var force = false
 
     func validate() throws {
+        if format == .zip && output == nil {
+            throw ValidationError("--format zip writes a file: name it with --output, as in --output diary.zip.")
+        }
         if let output, !force, FileManager.default.fileExists(atPath: output) {
             throw ValidationError("\(output) exists already, so nothing was written: name a new file, or add --force to replace it.")
         }
@@ -44,9 +47,14 @@ struct ExportCommand: AsyncParsableCommand {
             handle = FileHandle.standardOutput
         }
         do {
-            try await write(store: store, to: handle)
-            if let temporary, let output {
+            if format == .zip {
                 try handle.close()
+                try await ZipExport(store: store).write(to: temporary!)
+            } else {
+                try await Self.write(store: store, as: format, to: handle)
+            }
+            if let temporary, let output {
+                if format != .zip { try handle.close() }
                 _ = try? FileManager.default.removeItem(atPath: output)
                 try FileManager.default.moveItem(atPath: temporary, toPath: output)
             }
@@ -56,25 +64,34 @@ struct ExportCommand: AsyncParsableCommand {
         }
     }
 
-    private func write(store: Diary, to handle: FileHandle) async throws {
+    /// Writes the JSON or the Markdown export of `store` to `handle`; the names of the photos the
+    /// entries hold, in the order they first appear.
+    @discardableResult
+    static func write(store: Diary, as format: Format, to handle: FileHandle) async throws -> [PhotoID] {
+        var photos: [PhotoID] = [], seen = Set<PhotoID>()
         var buffer: [UInt8] = []
         buffer.reserveCapacity(4 << 20)
         let writer = EntryJSONWriter()
         let markdown = MarkdownExport(dates: LongDate(environment: ProcessInfo.processInfo.environment))
-        buffer.append(contentsOf: (format == .json ? ExportFile.header : markdown.header).utf8)
+        buffer.append(contentsOf: (format == .markdown ? markdown.header : ExportFile.header).utf8)
         var batch = try await store.export(after: nil, limit: 1_000)
         var first = true
         while true {
             // The next batch is read while this one is written: the two cores share the work.
             let cursor = batch.nextCursor
             async let following: EntryBatch? = cursor == nil ? nil : store.export(after: cursor, limit: 1_000)
+            let held = batch.entries.flatMap { $0.photos.map(\.id) }
+            for id in held where seen.insert(id).inserted { photos.append(id) }
+            // The Markdown links each photo by its file's name, extension and all.
+            let files = format == .markdown && !held.isEmpty
+                ? try await store.photos.photos(ids: held).mapValues { ZipExport.fileName(of: $0) } : [:]
             for entry in batch.entries {
                 switch format {
-                case .json:
+                case .json, .zip:
                     if !first { buffer.append(contentsOf: ExportFile.separator.utf8) }
                     writer.append(entry, to: &buffer)
                 case .markdown:
-                    buffer.append(contentsOf: markdown.section(for: entry).utf8)
+                    buffer.append(contentsOf: markdown.section(for: entry, photoFiles: files).utf8)
                 }
                 first = false
             }
@@ -83,6 +100,7 @@ struct ExportCommand: AsyncParsableCommand {
             guard let next = try await following else { break }
             batch = next
         }
-        if format == .json { try handle.write(contentsOf: Array(ExportFile.footer.utf8)) }
+        if format != .markdown { try handle.write(contentsOf: Array(ExportFile.footer.utf8)) }
+        return photos
     }
 }

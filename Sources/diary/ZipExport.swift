@@ -1,0 +1,51 @@
+import DiaryCore
+import Foundation
+import ZIPFoundation
+
+/// `diary export --format zip`: the whole diary in one file anyone can open. `diary.json` (the
+/// JSON export, which `diary import` reads back), `diary.md` (the Markdown, its photos linked),
+/// and each photo the entries hold, once, in `photos/` (named by its name and kind). Photos are
+/// stored as they are (already compressed); the texts deflated. One photo at a time is in
+/// memory.
+struct ZipExport {
+    let store: Diary
+
+    /// A photo's file in the ZIP: its name, then its kind's extension.
+    static func fileName(of photo: StoredPhoto) -> String {
+        "\(photo.id.hex).\(photo.format.fileExtension)"
+    }
+
+    func write(to path: String) async throws {
+        let url = URL(fileURLWithPath: path)
+        try? FileManager.default.removeItem(at: url)
+        let archive = try Archive(url: url, accessMode: .create)
+        // The export is the whole diary: readable by its owner alone.
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var photos: [PhotoID] = []
+        for (name, format) in [("diary.json", ExportCommand.Format.json), ("diary.md", .markdown)] {
+            let text = folder.appendingPathComponent(name)
+            let handle = try OwnerOnlyFile.create(atPath: text.path)
+            let held = try await ExportCommand.write(store: store, as: format, to: handle)
+            try handle.close()
+            if format == .json { photos = held }
+            try archive.addEntry(with: name, fileURL: text, compressionMethod: .deflate)
+        }
+        for id in photos {
+            guard let photo = try await store.photos.photo(id: id) else { continue }  // let go meanwhile
+            var bytes = Data(capacity: photo.byteCount)
+            for index in 0..<StoredPhoto.partCount(photo.byteCount) {
+                guard let part = try await store.photos.part(index, of: id) else { break }
+                bytes.append(part)
+            }
+            let whole = bytes
+            try archive.addEntry(with: "photos/\(Self.fileName(of: photo))", type: .file, uncompressedSize: Int64(whole.count),
+                                 modificationDate: photo.storedAt) { position, size in
+                whole.subdata(in: Int(position)..<min(Int(position) + size, whole.count))
+            }
+        }
+    }
+}

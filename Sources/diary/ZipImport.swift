@@ -1,0 +1,118 @@
+import DiaryCore
+import Foundation
+import ZIPFoundation
+
+/// `diary import diary.zip`: the ZIP that `diary export --format zip` writes. Its `diary.json`
+/// is read as any JSON export; each photo an entry names is taken from `photos/` and kept (its
+/// metadata taken out, as any upload's) before the entries are imported, all of them or none.
+///
+/// A ZIP is a stranger's file: a name that climbs out (`../`) or starts at the root, a link, or
+/// a member larger than it may be (counted as it is inflated, whatever the ZIP claims: a ZIP
+/// bomb) refuses the whole file before anything is kept. Nothing is ever written outside the
+/// database.
+struct ZipImport {
+    /// The most the JSON may inflate to: a 20-year diary exports about 200 MB.
+    static let maximumJSONBytes = 1 << 30
+
+    let store: Diary
+
+    /// Whether `data` starts as a ZIP does.
+    static func isZip(_ data: Data) -> Bool { data.starts(with: [0x50, 0x4B, 0x03, 0x04]) }
+
+    /// The entries of the ZIP at `path`, their photos kept; and how many photos were new.
+    func read(_ path: String) async throws -> (entries: [DiaryCore.Entry], photosAdded: Int) {
+        let archive: Archive
+        do {
+            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+        } catch {
+            throw ZipImportError.unreadable(path)
+        }
+        var members: [String: ZIPFoundation.Entry] = [:]
+        for member in archive {
+            let name = member.path
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            guard !name.hasPrefix("/"), !name.contains("\\"), !parts.contains(".."), !name.contains("\0") else {
+                throw ZipImportError.unsafe(path, "it has a file named \"\(name)\", outside its own folder")
+            }
+            guard member.type != .symlink else { throw ZipImportError.unsafe(path, "it holds a link (\"\(name)\")") }
+            if member.type == .file { members[name] = member }
+        }
+        guard let json = members["diary.json"] else { throw ZipImportError.noDiary(path) }
+        let entries = try ImportFile.entries(from: try Self.inflate(json, in: archive, limit: Self.maximumJSONBytes, zip: path))
+        // Each photo named by an entry: from the ZIP (by its name, whatever its extension), or
+        // already in the diary.
+        var byName: [PhotoID: ZIPFoundation.Entry] = [:]
+        for (name, member) in members where name.hasPrefix("photos/") {
+            let file = name.dropFirst("photos/".count)
+            if let id = PhotoID(file.prefix { $0 != "." }) { byName[id] = member }
+        }
+        let named = Array(Set(entries.flatMap { $0.photos.map(\.id) }))
+        let held = try await store.photos.photos(ids: named)
+        let photos = DiaryPhotos(rows: store.photos)
+        var renamed: [PhotoID: StoredPhoto] = [:]
+        var added = 0
+        for id in named where held[id] == nil {
+            guard let member = byName[id] else { continue }  // the import names the entry that lacks it
+            let bytes = try Self.inflate(member, in: archive, limit: DiaryPhotos.maximumUploadBytes, zip: path)
+            do {
+                let (photo, isNew) = try await photos.add(bytes)
+                renamed[id] = photo
+                if isNew { added += 1 }
+            } catch let error as PhotoError {
+                throw ZipImportError.badPhoto(path, member.path, error.description)
+            } catch let error as DiaryPhotoError {
+                throw ZipImportError.badPhoto(path, member.path, error.description)
+            }
+        }
+        // A photo whose bytes changed as it was kept (metadata taken out) has a new name.
+        let imported = entries.map { entry in
+            var entry = entry
+            entry.photos = entry.photos.map { photo in
+                guard let kept = renamed[photo.id] else { return photo }
+                return EntryPhoto(id: kept.id, caption: photo.caption, width: kept.width, height: kept.height)
+            }
+            return entry
+        }
+        return (imported, added)
+    }
+
+    /// A member's bytes, counted as they are inflated: past `limit`, the file is refused.
+    static func inflate(_ member: ZIPFoundation.Entry, in archive: Archive, limit: Int, zip: String) throws -> Data {
+        guard member.uncompressedSize <= UInt64(limit) else { throw ZipImportError.tooLarge(zip, member.path, limit) }
+        var data = Data()
+        do {
+            _ = try archive.extract(member, skipCRC32: false) { chunk in
+                guard data.count + chunk.count <= limit else { throw ZipImportError.tooLarge(zip, member.path, limit) }
+                data.append(chunk)
+            }
+        } catch let error as ZipImportError {
+            throw error
+        } catch {
+            throw ZipImportError.unsafe(zip, "\"\(member.path)\" cannot be read (\(error))")
+        }
+        return data
+    }
+}
+
+enum ZipImportError: Error, CustomStringConvertible {
+    case unreadable(String)
+    case unsafe(String, String)
+    case noDiary(String)
+    case tooLarge(String, String, Int)
+    case badPhoto(String, String, String)
+
+    var description: String {
+        switch self {
+        case .unreadable(let path):
+            "\(path) is not a ZIP file Diary can read; nothing was imported."
+        case .unsafe(let path, let why):
+            "\(path) is refused: \(why). Nothing was imported."
+        case .noDiary(let path):
+            "\(path) holds no diary.json: import a ZIP written by diary export --format zip. Nothing was imported."
+        case .tooLarge(let path, let member, let limit):
+            "\(path) is refused: \"\(member)\" is larger than \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .file)) once unpacked. Nothing was imported."
+        case .badPhoto(let path, let member, let why):
+            "\(path): \"\(member)\" cannot be kept: \(why) Nothing was imported."
+        }
+    }
+}
