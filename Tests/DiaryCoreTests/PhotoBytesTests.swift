@@ -281,3 +281,21 @@ struct SeededRandom: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// The cleaned photo read back in parts, as the stores read it: any range, across the pieces.
+@Suite("A cleaned photo reads back the same in any parts")
+struct CleanedPhotoTests {
+    @Test("Ranges that start past the first pieces, span several or fall in one read the concatenation")
+    func ranges() {
+        let original = Data((0..<100).map { UInt8($0) })
+        let parts: [PhotoPart] = [.original(0..<10), .bytes([200, 201, 202]), .original(50..<60), .bytes([]), .original(90..<100)]
+        let whole = Data(Array(0..<10) + [200, 201, 202] + Array(50..<60) + Array(90..<100))
+        let photo = CleanedPhoto(original: original, parts: parts)
+        #expect(photo.byteCount == whole.count)
+        for start in 0...whole.count {
+            for end in start...whole.count {
+                #expect(photo.bytes(in: start..<end) == whole[start..<end], "\(start)..<\(end)")
+            }
+        }
+    }
+}

@@ -37,7 +37,8 @@ public struct DiaryPhotos: Sendable {
             let used = try await rows.storedBytes()
             if used + Int64(content.byteCount) > quotaBytes { throw DiaryPhotoError.overQuota(quotaBytes: quotaBytes) }
         }
-        let photo = StoredPhoto(id: id, format: facts.format, width: facts.width, height: facts.height,
+        // Its size as shown (after its orientation): what a page lays out.
+        let photo = StoredPhoto(id: id, format: facts.format, width: facts.displayedWidth, height: facts.displayedHeight,
                                 byteCount: content.byteCount, storedAt: now, thumbnail: existing?.thumbnail)
         let isNew = try await rows.store(photo, content: content)
         return (photo, isNew)
@@ -60,7 +61,8 @@ public struct DiaryPhotos: Sendable {
         }
         let content = CleanedPhoto(original: data, parts: parts)
         let bytes = content.bytes(in: 0..<content.byteCount)
-        let thumbnail = PhotoThumbnail(format: facts.format, width: facts.width, height: facts.height, byteCount: bytes.count)
+        let thumbnail = PhotoThumbnail(format: facts.format, width: facts.displayedWidth, height: facts.displayedHeight,
+                                       byteCount: bytes.count)
         guard try await rows.storeThumbnail(thumbnail, bytes: bytes, of: id), var photo = try await rows.photo(id: id) else {
             throw DiaryPhotoError.notFound(id.hex)
         }
@@ -68,13 +70,10 @@ public struct DiaryPhotos: Sendable {
         return photo
     }
 
-    /// What `data` is and which of its bytes to keep. (An untyped closure: Swift 6.3's compiler
-    /// crashes lowering a typed-throws one passed to `withUnsafeBytes`.)
-    private static func inspect(_ data: Data) throws -> (PhotoFacts, [PhotoPart]) {
-        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> (PhotoFacts, [PhotoPart]) in
-            let facts = try PhotoInspection.inspect(bytes)
-            return (facts, try PhotoMetadata.cleanedParts(of: bytes, format: facts.format))
-        }
+    /// What `data` is (from its header alone) and which of its bytes to keep.
+    private static func inspect(_ data: Data) throws(PhotoError) -> (PhotoFacts, [PhotoPart]) {
+        let facts = try PhotoFacts(of: data)
+        return (facts, try PhotoMetadata.cleanedParts(of: data, format: facts.format))
     }
 
     /// The photo with this name, if the diary has it.
@@ -132,9 +131,10 @@ struct CleanedPhoto: PhotoContent {
             case .original(let piece): length = piece.count
             case .bytes(let bytes): length = bytes.count
             }
-            let overlap = max(range.lowerBound, offset)..<min(range.upperBound, offset + length)
-            if !overlap.isEmpty {
-                let within = (overlap.lowerBound - offset)..<(overlap.upperBound - offset)
+            // The part of `range` that falls in this piece, if any (a piece may lie wholly before it).
+            let low = max(range.lowerBound, offset), high = min(range.upperBound, offset + length)
+            if low < high {
+                let within = (low - offset)..<(high - offset)
                 switch part {
                 case .original(let piece):
                     let start = original.startIndex + piece.lowerBound
