@@ -17,6 +17,7 @@ const base = 'api/v1/';
 // cannot make this browser write to the diary. Set when the session is known.
 let csrfToken = null;
 export const setCsrfToken = (token) => { csrfToken = token; };
+export const csrf = () => csrfToken;
 
 // Told when the server says no one is logged in (the session ended, say).
 export const sessionEvents = new EventTarget();
@@ -95,7 +96,7 @@ export const trashEntry = (id, opts = {}) =>
 export const createEntry = (id, title, body, opts = {}) =>
   request('POST', 'entries', {
     body: {
-      id, title, body,
+      id, title, body, photos: opts.photos,
       ...(opts.location ? { location: opts.location } : {}),
       ...(opts.basedOn ? { basedOn: opts.basedOn } : {}),
     },
@@ -111,7 +112,7 @@ export const post = (path, body) => request('POST', path, { body });
 
 export const updateEntry = (id, version, title, body, opts = {}) =>
   request('PUT', `entries/${enc(id)}`, {
-    body: { title, body },
+    body: { title, body, photos: opts.photos },
     headers: { 'If-Match': `"${version}"` },
     keepalive: opts.keepalive,
   });

@@ -34,20 +34,20 @@ export function known(id, version) {
   if (version > (versions.get(id) ?? 0)) versions.set(id, version);
 }
 
-/** Records an edit and schedules a save. A blank new entry is never kept. */
-export function edit(id, title, body) {
+/** Records an edit and schedules a save. A blank new entry is never kept. `photos`: see pics below. */
+export function edit(id, title, body, photos) {
   const old = drafts.get(id);
   const base = old ? old.base : versions.get(id) ?? null;
   // (While its first POST is under way the entry may be made after all; then
   // the blank draft stays, so that leaving the entry moves it to the trash.)
-  if (base == null && drafts.isBlank(title, body) && !inflight.has(id)) {
+  if (base == null && drafts.isBlank(title, body, photos ?? old?.photos) && !inflight.has(id)) {
     drafts.remove(id);
     clearTimeout(timers.get(id));
     return;
   }
   drafts.put({
     sent: [], created: new Date().toISOString(), ...old,
-    id, title, body, base, left: false, edited: new Date().toISOString(),
+    id, title, body, base, left: false, edited: new Date().toISOString(), ...(photos ? { photos } : {}),
   });
   clearTimeout(timers.get(id));
   timers.set(id, setTimeout(() => save(id), DEBOUNCE_MS));
@@ -56,7 +56,7 @@ export function edit(id, title, body) {
 /** The writer leaves the entry: an emptied one goes to the trash. */
 export function leave(id, opts = {}) {
   const draft = drafts.get(id);
-  if (draft && draft.base != null && drafts.isBlank(draft.title, draft.body)) {
+  if (draft && draft.base != null && drafts.isBlank(draft.title, draft.body, draft.photos)) {
     drafts.patch(id, { left: true });
   }
   return save(id, opts);
@@ -121,16 +121,23 @@ export function saveAll() {
 }
 
 async function send(id, { keepalive = false } = {}) {
-  const draft = drafts.get(id);
+  let draft = drafts.get(id);
   if (!draft) return;
-  const { title, body, base } = draft;
   try {
-    if (drafts.isBlank(title, body)) {
+    // Photos not sent yet go first; not as the page goes (the next start sends them).
+    if (draft.photos?.some((p) => p.local)) {
+      if (keepalive) return;
+      await (await import('./photos.js')).sendDraft(id, drafts);
+      if (!(draft = drafts.get(id))) return;
+      if (draft.photos?.some((p) => !p.id)) return void again.add(id); // added meanwhile
+    }
+    const { title, body, base, photos } = draft;
+    if (drafts.isBlank(title, body, photos)) {
       if (base == null) drafts.remove(id);
       else if (draft.left) await trash(id, keepalive);
       return;
     }
-    const fp = drafts.fingerprint(title, body);
+    const fp = drafts.fingerprint(title, body, photosOf(draft));
     const tried = (draft.sent ?? []).length > 0;
     drafts.patch(id, { sent: [...(draft.sent ?? []).slice(-4), fp] });
     if (base == null) {
@@ -143,13 +150,14 @@ async function send(id, { keepalive = false } = {}) {
       }
       // A retry (the page closing while the first try is on its way, say) may find that try
       // stored with older words: they give way to these if nothing else changed them since.
-      const entry = await api.createEntry(id, title, body, { keepalive, location, basedOn: tried ? FIRST_VERSION : undefined });
+      const entry = await api.createEntry(id, title, body,
+        { keepalive, location, basedOn: tried ? FIRST_VERSION : undefined, photos: pics(photos) });
       // 200 for an id that exists: an earlier try of ours got through, maybe
       // with older text. Then the entry needs a PUT on top of it.
-      if (entry.title === title && entry.body === body) acknowledge(id, entry, title, body);
+      if (entry.title === title && entry.body === body && (!photos || photosOf(entry) === photosOf(draft))) acknowledge(id, entry, draft);
       else rebase(id, entry);
     } else {
-      acknowledge(id, await api.updateEntry(id, base, title, body, { keepalive }), title, body);
+      acknowledge(id, await api.updateEntry(id, base, title, body, { keepalive, photos: pics(photos) }), draft);
     }
     succeeded(id);
   } catch (error) {
@@ -164,17 +172,17 @@ async function trash(id, keepalive) {
     if (error.status !== 404) throw error;
   }
   const now = drafts.get(id);
-  if (now && drafts.isBlank(now.title, now.body)) drafts.remove(id);
+  if (now && drafts.isBlank(now.title, now.body, now.photos)) drafts.remove(id);
   device.forgetEntry(id);
   succeeded(id);
   emit('trashed', { id });
 }
 
-function acknowledge(id, entry, title, body) {
+function acknowledge(id, entry, sent) {
   known(id, entry.version);
   device.keepEntry(entry);
   const draft = drafts.get(id);
-  if (draft && draft.title === title && draft.body === body) drafts.remove(id);
+  if (draft && draft.title === sent.title && draft.body === sent.body && photosOf(draft) === photosOf(sent)) drafts.remove(id);
   else if (draft) drafts.patch(id, { base: entry.version });
   emit('saved', { id, entry });
 }
@@ -196,6 +204,8 @@ function handleError(id, error) {
     again.add(id);
     return;
   }
+  // A photo gone from the diary: the words go without the change to the photos.
+  if (error.code === 'bad_photos' && draft?.photos) return drafts.put({ ...draft, photos: undefined }), void again.add(id);
   if (error.status === 422) return drafts.remove(id); // blank by the server's rules
   if (error.status === 413) {
     failing.add(id);
@@ -211,9 +221,9 @@ function handleError(id, error) {
 
 function conflict(id, draft, current) {
   known(id, current.version);
-  const same = current.title === draft.title && current.body === draft.body;
-  if (same) return acknowledge(id, current, draft.title, draft.body);
-  if ((draft.sent ?? []).includes(drafts.fingerprint(current.title, current.body))) {
+  const same = current.title === draft.title && current.body === draft.body && (!draft.photos || photosOf(current) === photosOf(draft));
+  if (same) return acknowledge(id, current, draft);
+  if ((draft.sent ?? []).includes(drafts.fingerprint(current.title, current.body, draft.photos ? photosOf(current) : ''))) {
     return rebase(id, current); // the server has an earlier save of ours
   }
   conflicted.add(id);
@@ -267,6 +277,10 @@ document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible') sendWaiting();
 });
 
+// A draft's `photos` (absent: unchanged) as sent, and compared; photos.js sends those `local` first.
+const pics = (photos) => photos?.map(({ id, caption }) => ({ id, caption }));
+const photosOf = (d) => JSON.stringify(pics(d.photos)) ?? '';
+
 // -- Drafts -----------------------------------------------------------------------------------
 // Text the server has not acknowledged yet, kept so that a failed save, a closed tab or a reload
 // loses nothing: in localStorage, written at once (the words typed just before the tab closes
@@ -276,7 +290,7 @@ document.addEventListener('visibilitychange', () => {
 // device.js. One record per entry and tab:
 // {id, tab, title, body, base: version it was edited from (null: not created yet),
 //  created, left: writer has left it, sent: hashes of texts sent unacknowledged,
-//  location: the rounded place the first POST sent (null: none; absent: not tried yet)}
+//  location: the rounded place the first POST sent (null: none; absent: not tried yet), photos}
 //
 // Each tab keeps its own drafts (its id lives in sessionStorage, so a reload keeps it): two tabs
 // on one entry never write over each other's words, and the second save to reach the server
@@ -378,7 +392,7 @@ export const drafts = {
     const found = new Map(); // id -> the newest draft
     const all = [...stored().map(({ key }) => readKey(key)), ...memory.values()];
     for (const draft of all.filter(mine)) {
-      if (drafts.isBlank(draft.title, draft.body)) continue;
+      if (drafts.isBlank(draft.title, draft.body, draft.photos)) continue;
       const seen = found.get(draft.id);
       if (!seen || (draft.edited ?? '') > (seen.edited ?? '')) found.set(draft.id, draft);
     }
@@ -397,15 +411,16 @@ export const drafts = {
       if (draft && (!draft.owner || draft.owner === owner)) localStorage.removeItem(key);
     }
     memory.clear();
+    import('./photos.js').then((m) => m.forgetWriter(owner), () => {});
     // What the module gathers to write is dropped by its own forgetWriter.
     return box ? box.then((m) => m.forgetWriter(owner), () => device.forgetDrafts(owner)) : device.forgetDrafts(owner);
   },
 
-  isBlank: (title, body) => !title.trim() && !body.trim(),
+  isBlank: (title, body, photos) => !title.trim() && !body.trim() && !photos?.length,
 
   // A short fingerprint of a text, to recognise our own earlier save in a 409.
-  fingerprint(title, body) {
-    const s = `${title}\u0000${body}`;
+  fingerprint(title, body, photos = '') {
+    const s = `${title}\u0000${body}${photos}`;
     let a = 0x811c9dc5, b = 0x9e3779b9;
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);

@@ -172,7 +172,7 @@ export function keepEntry(entry) {
   const row = {
     id: entry.id, title: entry.title, excerpt: excerptOf(entry.body ?? ''),
     createdAt: entry.createdAt, updatedAt: entry.updatedAt, version: entry.version, weather: entry.weather ?? null,
-    tags: entry.tags ?? [], starred: entry.starred ?? false,
+    tags: entry.tags ?? [], starred: entry.starred ?? false, photo: entry.photos?.[0]?.id,
   };
   return change((store) => {
     store.put({ user, id: entry.id, createdAt: entry.createdAt, row, entry });

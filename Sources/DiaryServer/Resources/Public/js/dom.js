@@ -17,7 +17,7 @@ export function h(tag, props = {}, ...children) {
 // Icons are drawn in the page (24×24 outlines, styled in app.css), so they take the
 // text colour in both themes and cost no request; they are decoration, the button
 // carries the name.
-const ICONS = {
+export const ICONS = { // (modules loaded later add their own)
   back: 'M15 5l-7 7 7 7',
   forward: 'M9 5l7 7-7 7',
   calendar: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4',

@@ -5,7 +5,7 @@
 import * as api from './api.js';
 import * as autosave from './autosave.js';
 import { getEntry } from './device.js';
-import { h, iconButton, iconLink, toast } from './dom.js';
+import { ICONS, h, iconButton, iconLink, toast } from './dom.js';
 import { formatAs, lang, t } from './i18n.js';
 import { forgetEntry } from './list.js';
 import { back, refresh } from './router.js';
@@ -19,6 +19,7 @@ import './outbox.js';
 const words = {
   en: {
     more: 'More',
+    addPhotos: 'Add photos',
     redate: 'Change the date and time',
     titlePlaceholder: 'Title',
     bodyPlaceholder: 'Write here',
@@ -28,6 +29,7 @@ const words = {
   },
   ko: {
     more: '더 보기',
+    addPhotos: '사진 추가',
     redate: '날짜와 시간 바꾸기',
     titlePlaceholder: '일기 제목',
     bodyPlaceholder: '일기 내용',
@@ -40,6 +42,8 @@ const w = words[lang] ?? words.en;
 // The entry's page's styles come with it, before anything is drawn (they were a seventh of the
 // stylesheet every first visit loaded for the list).
 await new Promise((resolve) => document.head.append(h('link', { rel: 'stylesheet', href: 'editor.css', onload: resolve, onerror: resolve })));
+
+ICONS.photo = 'M3 6h18v14H3zM3 16l5-5 4 4 3-3 6 6M14.5 9.5a1.5 1.5 0 1 0 3 0a1.5 1.5 0 1 0-3 0';
 
 // The weather is attached by the server a moment after a new entry is saved.
 const WEATHER_LOOKUP_MS = 4000;
@@ -77,6 +81,40 @@ export function showEditor(root, existingId) {
   const notice = h('div', { class: 'notice', hidden: true });
   const more = iconButton('more', w.more, { 'aria-haspopup': 'dialog', onclick: () => menu() });
   const marked = marks(id);
+  // Photos (photos.js, loaded when the entry has some or the writer adds one): the camera or the
+  // library through the file input, or dropped or pasted on a computer.
+  const photoInput = h('input', { type: 'file', accept: 'image/*', multiple: true, hidden: true });
+  const addPhoto = iconButton('photo', w.addPhotos, { class: 'icon-button add-photo', onclick: () => photoInput.click() });
+  const photoSlot = h('section', { class: 'photo-slot', hidden: true });
+  let photoList = []; // the entry's photos as shown
+  let photosChanged = false; // by the writer, here
+  let gallery = null;
+  const photos = () => (gallery ??= import('./photos.js').then((m) => m.attach({
+    slot: photoSlot,
+    editable: () => !title.readOnly,
+    changed: (list) => {
+      photoList = list;
+      photosChanged = true;
+      onInput();
+    },
+    settled: (list) => (photoList = list), // sent: their ids known
+  }), (error) => {
+    gallery = null;
+    throw error;
+  }));
+  const addPhotos = (files) => {
+    if (!files.length || title.readOnly || title.hidden) return;
+    photos().then((g) => g.add(files), () => toast(t.loadFailed));
+  };
+  const showPhotos = (list) => {
+    photoList = list ?? [];
+    if (photoList.length || gallery) photos().then((g) => g.set(photoList), () => {});
+  };
+  photoInput.addEventListener('change', () => {
+    const files = [...photoInput.files];
+    photoInput.value = '';
+    addPhotos(files);
+  });
   const backLink = iconLink('back', t.back, '#/');
   // Back in history, as a phone's back button would, rather than a new entry on top of it.
   backLink.addEventListener('click', (e) => {
@@ -85,12 +123,12 @@ export function showEditor(root, existingId) {
   });
   const screen = h('div', { class: 'editor-screen' },
     h('header', { class: 'bar' },
-      h('div', { class: 'bar-inner' }, backLink, h('span', { class: 'bar-space' }), marked.star, more)),
+      h('div', { class: 'bar-inner' }, backLink, h('span', { class: 'bar-space' }), addPhoto, photoInput, marked.star, more)),
     h('main', { class: 'editor' },
       h('div', { class: 'entry-heading' },
         h(root.closest('.split') ? 'h2' : 'h1', { class: 'entry-date' }, date),
         h('p', { class: 'entry-when' }, time, weather)),
-      notice, title, marked.line, body));
+      notice, title, marked.line, photoSlot, body));
   root.append(screen);
 
   function showDate(iso) {
@@ -127,7 +165,9 @@ export function showEditor(root, existingId) {
       title.value = title.value.slice(0, cut);
     }
     growTitle();
-    autosave.edit(id, title.value, body.value);
+    // The photos go with the words once the writer has changed them, or when there are some (so
+    // an entry whose words are all deleted is not taken for an empty one).
+    autosave.edit(id, title.value, body.value, photosChanged || photoList.length ? photoList : undefined);
     // Once there is something to keep, the address names the entry, so a reload finds it.
     if (!existingId && location.hash !== `#/entry/${id}` && autosave.drafts.get(id)) {
       history.replaceState(history.state, '', `#/entry/${id}`);
@@ -147,7 +187,30 @@ export function showEditor(root, existingId) {
 
   const onHidden = () => document.visibilityState === 'hidden' && !gone && autosave.save(id, { keepalive: true });
   const onPageHide = () => !gone && autosave.leave(id, { keepalive: true });
-  const onReplaced = (e) => e.detail.id === id && fill(e.detail.entry);
+  const onReplaced = (e) => {
+    if (e.detail.id !== id) return;
+    fill(e.detail.entry);
+    photosChanged = false;
+    showPhotos(e.detail.entry.photos);
+  };
+  // Photos dropped or pasted on the entry (a computer).
+  const carriesFiles = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
+  screen.addEventListener('dragover', (e) => {
+    if (!carriesFiles(e) || title.readOnly) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+  });
+  screen.addEventListener('drop', (e) => {
+    if (!carriesFiles(e)) return;
+    e.preventDefault();
+    addPhotos([...e.dataTransfer.files]);
+  });
+  screen.addEventListener('paste', (e) => {
+    const files = [...(e.clipboardData?.files ?? [])].filter((f) => f.type.startsWith('image/'));
+    if (!files.length) return;
+    e.preventDefault();
+    addPhotos(files);
+  });
   const onSaved = (e) => {
     if (e.detail.id !== id) return;
     const entry = e.detail.entry;
@@ -181,7 +244,7 @@ export function showEditor(root, existingId) {
     if (!existingId || draft?.base === null) {
       // New, or written here but not yet on the server.
       showDate(draft?.created ?? createdAt);
-      if (draft) fill(draft), autosave.save(id);
+      if (draft) fill(draft), showPhotos(draft.photos), autosave.save(id);
       else title.focus();
       return;
     }
@@ -190,6 +253,7 @@ export function showEditor(root, existingId) {
       // asked for (a slow or absent server must not leave empty fields to type over them).
       showDate(draft.created);
       fill(draft);
+      if (draft.photos) showPhotos(draft.photos);
     } else {
       // Nothing can be typed until the entry is here: words typed into the empty fields
       // would be saved over the entry's own (an empty body replacing the real one).
@@ -203,6 +267,7 @@ export function showEditor(root, existingId) {
       showWeather(entry);
       marked.show(entry);
       if (!draft) fill(entry); // a draft is on show already, with whatever was typed since
+      if (!draft?.photos) showPhotos(entry.photos);
       title.readOnly = body.readOnly = Boolean(entry.deletedAt);
       if (entry.deletedAt) showTrashed();
     } catch (error) {
@@ -213,7 +278,7 @@ export function showEditor(root, existingId) {
   }
 
   function showProblem(message, retry) {
-    title.hidden = body.hidden = more.hidden = marked.line.hidden = marked.star.hidden = true;
+    title.hidden = body.hidden = more.hidden = marked.line.hidden = marked.star.hidden = addPhoto.hidden = photoSlot.hidden = true;
     date.textContent = t.appName; // the heading is never empty
     time.textContent = '';
     // (replaceChildren would show a null as the word "null".)
@@ -224,6 +289,7 @@ export function showEditor(root, existingId) {
 
   function showTrashed() {
     title.readOnly = body.readOnly = true;
+    addPhoto.hidden = true;
     // An entry in the trash is read, not marked: its star and tags show, unchangeable.
     marked.lock();
     const restore = async () => {
@@ -297,6 +363,7 @@ export function showEditor(root, existingId) {
     removeEventListener('resize', onResize);
     autosave.events.removeEventListener('replaced', onReplaced);
     autosave.events.removeEventListener('saved', onSaved);
+    gallery?.then((g) => g.destroy(), () => {});
     if (!gone) autosave.leave(id);
   };
 }

@@ -499,7 +499,8 @@ function rowLink(entry, mark, snippet) {
       snippet == null
         ? h('span', { class: 'row-excerpt' }, entry.excerpt)
         : h('span', { class: 'row-snippet' }, mark(snippet)),
-      entry.tags?.length ? tagChips(entry.tags) : null));
+      entry.tags?.length ? tagChips(entry.tags) : null),
+    entry.photo ? h('img', { class: 'row-photo', src: `api/v1/photos/${entry.photo}/thumbnail`, alt: '', loading: 'lazy', width: 64, height: 64 }) : null);
 }
 
 /** An entry's tags as small chips, read out as "Tags: travel, food". */
@@ -516,8 +517,9 @@ function kept(onlyNew = false) {
   return [...autosave.drafts.waiting().values()]
     .filter((draft) => !onlyNew || draft.base == null)
     .sort((a, b) => b.created.localeCompare(a.created))
-    .map(({ id, title, body, created, weather }) => ({
+    .map(({ id, title, body, created, weather, photos }) => ({
       id, title, createdAt: created, weather, excerpt: device.excerptOf(body), waiting: true, local: onlyNew,
+      photo: photos?.[0]?.id,
     }));
 }
 
@@ -533,14 +535,15 @@ function waitingMark() {
 }
 
 /** A row's entry with a newer title and body, as the server would list it. */
-function edited(entry, { title, body, weather, tags, starred, version }) {
+function edited(entry, { title, body, weather, tags, starred, version, photos }) {
   return { ...entry, title, excerpt: device.excerptOf(body), weather: weather ?? entry.weather,
+    photo: photos ? photos[0]?.id : entry.photo,
     tags: tags ?? entry.tags, starred: starred ?? entry.starred, version: version ?? entry.version };
 }
 
 /** An entry as the list's page gives it: its body cut to the excerpt. */
-function summary({ id, title, body, createdAt, weather, version, tags, starred }) {
-  return { id, title, createdAt, weather, version, tags, starred, excerpt: device.excerptOf(body) };
+function summary({ id, title, body, createdAt, weather, version, tags, starred, photos }) {
+  return { id, title, createdAt, weather, version, tags, starred, excerpt: device.excerptOf(body), photo: photos?.[0]?.id };
 }
 
 /** The empty diary invites its first entry; the sample diary is there to look around first. */
