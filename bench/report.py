@@ -568,6 +568,11 @@ def main(argv=None) -> int:
     if os.path.exists(postgres):
         w("")
         out.extend(open(postgres, encoding="utf-8").read().rstrip().splitlines())
+    # Photos, written by bench/photo_bench.py.
+    photos = os.path.join(a.results, "photos.md")
+    if os.path.exists(photos):
+        w("")
+        out.extend(open(photos, encoding="utf-8").read().rstrip().splitlines())
     text = "\n".join(out).rstrip() + "\n"
     # Notes kept by hand beside this script (what the profiles show, what was tried): verbatim, last.
     notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "NOTES.md")
