@@ -86,8 +86,9 @@ def test_every_dialog_and_editor_state_is_pictured_and_audited(pages, server, de
     status, _ = server.api("PUT", f"entries/{entry['id']}", {"title": w["title"], "body": w["theirs"]},
                            headers={"If-Match": '"1"'})
     assert status == 200
-    body.press("End")
-    body.type(w["mine"])
+    # The words in one go: typed a key at a time on a loaded machine, the half-second autosave
+    # fired mid-sentence and the conflict showed half of them (CI, 2026-11-26).
+    body.fill(w["body"] + w["mine"])
     body.blur()
     conflict = page.get_by_role("dialog", name=w["conflict"])
     expect(conflict.get_by_role("region", name=w["yours"])).to_contain_text(w["body"] + w["mine"])
