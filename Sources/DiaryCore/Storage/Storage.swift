@@ -1,10 +1,11 @@
 import Foundation
 
-/// Everything Diary keeps, in one configured database: each user's diary and the accounts.
+/// Everything Diary keeps, in one configured database: each user's diary, its photos, and the
+/// accounts.
 ///
-/// `DiaryBackends.open` turns the configured database (a file's path; a `postgres://` URL once
-/// that backend exists) into one of these; the server and the command line see nothing else
-/// of it. A new backend implements this, `EntryRows` and `AccountRows`, and joins the
+/// `DiaryBackends.open` turns the configured database (a file's path, or a `postgres://` URL)
+/// into one of these; the server and the command line see nothing else of it. A new backend
+/// implements this, `EntryRows`, `PhotoRows` and `AccountRows`, and joins the
 /// conformance suites' list of backends (`Tests/DiaryStoreTests/StoreBackend.swift`).
 public protocol Storage: Sendable {
     /// The rows of one user's diary (`UserID.localOwner`'s before any account exists).

@@ -114,14 +114,6 @@ struct PhotoJSON: Encodable {
     }
 }
 
-extension RequestContext {
-    /// The `:photo` of the path; a name that is not one is no photo: 404.
-    func photoID() throws -> PhotoID {
-        guard let text = parameters.get("photo"), let id = PhotoID(text) else { throw APIError.noSuchPhoto }
-        return id
-    }
-}
-
 extension APIError {
     static let noSuchPhoto = APIError(status: .notFound, code: "not_found", message: "There is no such photo in this diary.")
 }

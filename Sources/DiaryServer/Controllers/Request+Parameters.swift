@@ -10,6 +10,12 @@ extension RequestContext {
         }
         return id
     }
+
+    /// The `:photo` of the path; a name that is not one is no photo: 404.
+    func photoID() throws -> PhotoID {
+        guard let text = parameters.get("photo"), let id = PhotoID(text) else { throw APIError.noSuchPhoto }
+        return id
+    }
 }
 
 extension Request {
