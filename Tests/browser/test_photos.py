@@ -183,6 +183,33 @@ def test_photos_are_captioned_moved_and_removed_and_stay_so_after_a_reload(pages
     assert first.get_attribute("width") == "600" and first.get_attribute("height") == "400"
 
 
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_an_entry_shows_its_photos_the_width_of_the_page_and_sharp(pages, server, device):
+    wide = stored_photo(server, scene(1600, 1000, 60))
+    entry = entry_with_photos(server, "One photo", [{"id": wide["id"]}], "Words under it.")
+    page = open_entry(pages, server, entry, **(PHONE if device == "phone" else DESKTOP))
+    loaded(page, ".photo-strip img")
+    photo = page.locator(".photo-strip img").bounding_box()
+    words = page.locator(".body-field").bounding_box()
+    assert photo["width"] >= words["width"] - 16, (photo, words)  # as wide as the words below it
+    assert abs(photo["height"] - photo["width"] * 1000 / 1600) <= 2, photo  # its own shape
+    # Drawn from the photo: its 384-pixel thumbnail would be blurred at this width.
+    assert page.locator(".photo-strip img").evaluate("(i) => i.currentSrc").endswith(f"api/v1/photos/{wide['id']}")
+
+    # Several: pages of one row, the next one peeking in at the edge of the screen.
+    tall = stored_photo(server, scene(600, 900, 140))
+    status, entry = server.api("PATCH", f"entries/{entry['id']}", {"photos": [{"id": wide["id"]}, {"id": tall["id"]}]},
+                               headers={"If-Match": f'"{entry["version"]}"'})
+    assert status == 200, entry
+    page.reload()
+    expect(page.locator(".photo-strip img")).to_have_count(2)
+    loaded(page, ".photo-strip img")
+    first, second = (page.locator(".photo-strip img").nth(i).bounding_box() for i in (0, 1))
+    assert first["height"] == second["height"] and first["width"] >= words["width"] * 0.8, (first, second)
+    viewport = page.viewport_size["width"]
+    assert second["x"] < viewport and second["x"] + second["width"] > viewport, (second, viewport)
+
+
 def test_the_list_shows_an_entry_s_first_photo_small(pages, server):
     server.create("No photo", "Words only")
     first, second = stored_photo(server, scene(300, 500, 90)), stored_photo(server, scene(500, 300, 30))

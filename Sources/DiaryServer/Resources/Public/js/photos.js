@@ -290,21 +290,27 @@ export function settle(photos) {
 
 const thumbURL = (id) => `api/v1/photos/${id}/thumbnail`;
 const photoURL = (id) => `api/v1/photos/${id}`;
+/** The thumbnail's width in pixels: THUMB_SIDE on its long side, never larger than the photo. */
+const thumbWidth = ({ width, height }) => Math.round(width * Math.min(1, THUMB_SIDE / Math.max(width, height)));
 
 /**
  * The photo as an element sized by its width and height before its pixels come: an <img> of the
  * server's, or, for one only in this browser, a canvas it is drawn on. `full`: the photo, not its
  * thumbnail. `label`: its accessible name ('' for none).
  */
-function picture(item, { full = false, label = '', className = '' } = {}) {
+function picture(item, { full = false, wide = false, label = '', className = '' } = {}) {
   const size = { width: item.width || 320, height: item.height || 240 };
   if (item.id) {
-    return h('img', { class: className, src: full ? photoURL(item.id) : thumbURL(item.id), alt: label, ...size,
+    // Wide (the width of the page): the thumbnail where it is sharp enough, else the photo.
+    const choices = wide && item.width && item.height
+      ? { srcset: `${thumbURL(item.id)} ${thumbWidth(item)}w, ${photoURL(item.id)} ${item.width}w`, sizes: 'min(100vw, 42rem)' }
+      : {};
+    return h('img', { class: className, ...choices, src: full ? photoURL(item.id) : thumbURL(item.id), alt: label, ...size,
       loading: full ? null : 'lazy', decoding: 'async' });
   }
   const canvas = h('canvas', { class: className, ...size, ...(label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': 'true' }) });
   find(item.local).then(async (record) => {
-    const blob = record && (full ? record.photo : record.thumb);
+    const blob = record && (full || wide ? record.photo : record.thumb);
     if (!blob) return;
     const bitmap = await createImageBitmap(blob);
     canvas.width = bitmap.width;
@@ -334,13 +340,14 @@ export function attach({ slot, changed, settled, editable }) {
 
   function draw() {
     slot.hidden = !list.length;
+    strip.classList.toggle('several', list.length > 1);
     strip.replaceChildren(...list.map((item, i) => {
       const fraction = item.id ? null : progress.get(item.local);
       const state = item.id ? null : fraction == null ? w.waiting : w.sending(Math.round(fraction * 100));
       return h('li', { class: 'photo-item' },
         h('button', { type: 'button', class: 'photo-open', 'aria-label': label(item, i) + (state ? ` (${state})` : ''),
           onclick: () => open(i) },
-        picture(item, { className: 'photo-thumb' }),
+        picture(item, { wide: true, className: 'photo-thumb' }),
         item.id ? null : h('span', { class: 'photo-progress', 'aria-hidden': 'true' }, h('span', { class: 'photo-progress-bar' }))));
     }));
     // The bar's width (a style attribute would break the page's content policy; a property does not).
