@@ -9,19 +9,26 @@ What a user cares about: every save that was answered 2xx is there afterwards, a
 it was answered with or later (and with exactly the text sent, when nothing came after it); a
 version the server once acknowledged never goes backwards; the file passes
 `PRAGMA integrity_check`.
+
+And a photo half sent when the server is killed leaves nothing behind on the server's disk.
 """
 
 from __future__ import annotations
 
+import os
 import random
+import socket
 import threading
 import time
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import requests
 
-from reliability_support import ServerProcess, integrity_check
+from reliability_support import ServerProcess, diary_harness, integrity_check
+
+wait_for = diary_harness.wait_for
 
 CLIENTS = 4
 ROUNDS = 20                 # kill -9 and restart this many times (at least)
@@ -210,3 +217,32 @@ def test_acknowledged_saves_survive_kill_9(account, record_property):
     assert not problems, "\n".join(problems[:30])
     assert checked > MIN_ACKS, f"only {checked} writes were acknowledged: too few to mean anything"
     assert integrity_check(account.database) == "ok"
+
+
+def test_a_photo_half_sent_when_the_server_dies_leaves_nothing_on_its_disk(account, tmp_path):
+    """An upload is kept in a temporary file while it arrives (never held whole in memory). A
+    server killed mid-upload must leave no such file behind: on a host that crashes now and then,
+    forgotten 20 MB halves would fill the disk. The file has no name from the moment it is made."""
+    temporary = tmp_path / "server-tmp"
+    temporary.mkdir()
+    server = ServerProcess(account.database, workdir=tmp_path)
+    server.extra_env["TMPDIR"] = str(temporary)
+    server.start()
+    try:
+        address = server.base_url.removeprefix("http://").split("/")[0]
+        host, port = address.rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=10) as connection:
+            connection.sendall(
+                f"POST /api/v1/photos HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {account.token}\r\n"
+                f"Content-Type: image/jpeg\r\nContent-Length: 4000000\r\n\r\n".encode())
+            connection.sendall(b"\xff\xd8\xff\xe0" + os.urandom(1_000_000))
+
+            def receiving():
+                fds = Path(f"/proc/{server.process.pid}/fd")
+                return any("diary-upload" in os.readlink(fd) for fd in fds.iterdir() if fd.is_symlink())
+            wait_for(receiving, timeout=20, message="the server to be receiving the photo")
+            assert list(temporary.iterdir()) == [], "the half-sent photo has a name in the temporary folder"
+            server.kill()
+        assert list(temporary.iterdir()) == [], "the killed server left its half of the photo behind"
+    finally:
+        server.stop()

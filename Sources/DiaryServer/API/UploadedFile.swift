@@ -8,8 +8,9 @@ import Darwin
 
 /// A request's body kept in a file of the server's own (readable by it alone) rather than in
 /// memory: twenty phones sending 20 MB photos at once would otherwise hold 400 MB. The file is
-/// mapped into memory to be read (the kernel pages it in and out as needed) and removed as soon
-/// as it is mapped.
+/// mapped into memory to be read (the kernel pages it in and out as needed). Its name is removed
+/// the moment it is made: the file lives only as long as the server holds it open or mapped, so
+/// a server killed mid-upload leaves nothing behind in the temporary folder.
 enum UploadedFile {
     /// The body of `request`, at most `limit` bytes (413 beyond, before reading further), as
     /// bytes mapped from a temporary file.
@@ -18,24 +19,26 @@ enum UploadedFile {
             throw APIError(status: .contentTooLarge, code: "too_large", message: tooLarge)
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("diary-upload-\(UUID().uuidString)").path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw APIError(status: .insufficientStorage, code: "disk_full",
                            message: "The server could not make room for the upload; nothing was changed. Try again later.")
         }
-        defer { unlink(path) }
+        unlink(path)
+        defer { close(descriptor) }  // a mapping outlives its descriptor
         var received = 0
-        do {
-            defer { close(descriptor) }
-            for try await buffer in request.body {
-                received += buffer.readableBytes
-                // A chunked body has no Content-Length to refuse it by up front.
-                guard received <= limit else { throw APIError(status: .contentTooLarge, code: "too_large", message: tooLarge) }
-                try buffer.withUnsafeReadableBytes { bytes in try writeAll(bytes, to: descriptor) }
-            }
+        for try await buffer in request.body {
+            received += buffer.readableBytes
+            // A chunked body has no Content-Length to refuse it by up front.
+            guard received <= limit else { throw APIError(status: .contentTooLarge, code: "too_large", message: tooLarge) }
+            try buffer.withUnsafeReadableBytes { bytes in try writeAll(bytes, to: descriptor) }
         }
         guard received > 0 else { return Data() }
-        return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        guard let mapped = mmap(nil, received, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
+            throw APIError(status: .insufficientStorage, code: "disk_full",
+                           message: "The server could not read the upload back; nothing was changed. Try again later.")
+        }
+        return Data(bytesNoCopy: mapped, count: received, deallocator: .custom { pointer, count in _ = munmap(pointer, count) })
     }
 
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws {
