@@ -5,16 +5,18 @@ them any more. Real image files (Tests/photo_files.py, made with Pillow), a real
 from __future__ import annotations
 
 import hashlib
+import socket
 import sys
 from pathlib import Path
 
 import pytest
 import requests
 
-from diary_api import Api, assert_error
+from diary_api import Api, assert_error, auth_headers
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import photo_files  # noqa: E402
+from diary_harness import wait_for  # noqa: E402
 
 
 def upload(api: Api, data: bytes, content_type: str = "image/jpeg") -> requests.Response:
@@ -205,3 +207,32 @@ def test_a_quota_bounds_what_a_diary_s_photos_take(start_server):
     payload = assert_error(upload(api, photo_files.jpeg(800, 600, quality=90, noise=True)), 413, "over_quota")
     assert "1 MB" in payload["message"] or "allowance" in payload["message"]
     assert upload(api, first).status_code == 200, "a photo already kept is no more room"
+
+
+def test_one_writer_sends_at_most_four_photos_at_once(api, base_url):
+    """Each upload holds a temporary file and the server's work: a fifth at once is refused with
+    429 and Retry-After (the web app sends one at a time), and a place frees when one ends."""
+    address = base_url.removeprefix("http://").rstrip("/")
+    host, port = address.rsplit(":", 1)
+    head = "".join(f"{name}: {value}\r\n" for name, value in auth_headers(base_url).items())
+    held = []
+    try:
+        for _ in range(4):  # four photos half sent, their senders slow
+            connection = socket.create_connection((host, int(port)), timeout=10)
+            connection.sendall(f"POST /api/v1/photos HTTP/1.1\r\nHost: {address}\r\n{head}"
+                               f"Content-Type: image/jpeg\r\nContent-Length: 1000000\r\n\r\n".encode() + b"\xff\xd8" + bytes(1000))
+            held.append(connection)
+        photo = photo_files.jpeg(64, 48)
+        # Until all four have reached the server, a fifth may still find a place (and be kept).
+        # (A tuple: a response to a 4xx is falsy.)
+        (refused,) = wait_for(lambda: (r := upload(api, photo)).status_code == 429 and (r,), timeout=20,
+                              message="a fifth photo at once to be refused")
+        assert_error(refused, 429, "too_many_uploads")
+        assert refused.headers["Retry-After"] == "1"
+        assert "4 photos at once" in refused.json()["message"]
+        held.pop().close()  # one of them gives up
+        wait_for(lambda: upload(api, photo).status_code in (200, 201), timeout=20,
+                 message="a place to free once an upload ends")
+    finally:
+        for connection in held:
+            connection.close()

@@ -9,6 +9,7 @@ import Hummingbird
 struct PhotosController {
     typealias Context = DiaryRequestContext
     let photos: @Sendable (UserID) -> DiaryPhotos
+    let uploads = UploadsInFlight()
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.post("photos", use: add)
@@ -18,11 +19,14 @@ struct PhotosController {
     }
 
     @Sendable func add(_ request: Request, context: Context) async throws -> Response {
-        let photos = photos(try context.requireUser().id)
-        let bytes = try await UploadedFile.receive(request, limit: DiaryPhotos.maximumUploadBytes,
-                                                   tooLarge: DiaryPhotoError.tooLarge(limitBytes: DiaryPhotos.maximumUploadBytes).description)
-        guard !bytes.isEmpty else { throw APIError.badRequest("The body is empty: send the photo's bytes (a JPEG, PNG, WebP, GIF or HEIC file).") }
-        let (photo, isNew) = try await photos.add(bytes)
+        let user = try context.requireUser().id
+        let photos = photos(user)
+        let (photo, isNew) = try await uploads.run(for: user) {
+            let bytes = try await UploadedFile.receive(request, limit: DiaryPhotos.maximumUploadBytes,
+                                                       tooLarge: DiaryPhotoError.tooLarge(limitBytes: DiaryPhotos.maximumUploadBytes).description)
+            guard !bytes.isEmpty else { throw APIError.badRequest("The body is empty: send the photo's bytes (a JPEG, PNG, WebP, GIF or HEIC file).") }
+            return try await photos.add(bytes)
+        }
         return try JSONResponse.make(PhotoJSON(photo), status: isNew ? .created : .ok,
                                      headers: [.location: "/api/v1/photos/\(photo.id.hex)"], for: request)
     }
