@@ -112,6 +112,23 @@ struct ImportFormatsTests {
         #expect(try ImportFile.read(Data(text.utf8)).entries.map(\.id) == file.entries.map(\.id))
     }
 
+    @Test("A jrnl journal written on Windows (CRLF) splits as one written elsewhere")
+    func jrnlJournalCRLF() throws {
+        let unix = "[2020-12-22 15:35] First. Body one\n\n[2020-12-23 09:00] Second *\nBody two\n"
+        let windows = unix.replacingOccurrences(of: "\n", with: "\r\n")
+        let read = try ImportFile.read(Data(windows.utf8)).entries
+        #expect(read.map(\.title) == ["First.", "Second"] && read.map(\.body) == ["Body one", "Body two"] && read[1].starred)
+        #expect(read.map(\.id) == (try ImportFile.read(Data(unix.utf8)).entries.map(\.id)))
+    }
+
+    @Test("A Day One entry with no words and no photo (a recording alone) is counted and left out, not refused")
+    func dayOneEmptyEntry() throws {
+        let json = #"{"metadata": {"version": "1.0"}, "entries": [{"uuid": "3E8C4B7D2F6071B2BD4E5F6A7B8C9DAE", "creationDate": "2024-05-04T00:00:00Z", "text": "", "audios": [{"identifier": "X"}]}, {"uuid": "4F9D5C8E3071B2C3CE5F6A7B8C9DAEBF", "creationDate": "2024-05-05T00:00:00Z", "text": "Kept\r\n\r\nwith a body"}]}"#
+        let file = try ImportFile.read(Data(json.utf8))
+        #expect(file.entries.map(\.title) == ["Kept"] && file.entries[0].body == "with a body")
+        #expect(file.notKept.counts["entry with no words and no photo"] == 1 && file.notKept.counts["audios"] == 1)
+    }
+
     @Test("The format comes from the content; --format that does not fit, and content of no format, say so")
     func detection() throws {
         #expect(try ImportFile.read(try Data(contentsOf: Self.fixtures.appendingPathComponent("seed-sample.json"))).format == .sample)

@@ -21,7 +21,8 @@ public enum DayOneFile {
             let fields = try Fields(record, number: number)
             let name = (fields.values["uuid"] as? String).map { "uuid \($0.prefix(40))" } ?? "no uuid"
             do throws(ImportError) {
-                let (entry, photos) = try Self.entry(fields, notKept: &file.notKept)
+                guard let found = try Self.entry(fields, notKept: &file.notKept) else { continue }
+                let (entry, photos) = found
                 if let earlier = seen[entry.id] {
                     throw ImportError.badRecord(number, "its uuid is also record \(earlier)'s: each entry of a journal has its own")
                 }
@@ -35,7 +36,9 @@ public enum DayOneFile {
         return file
     }
 
-    private static func entry(_ fields: Fields, notKept: inout NotKept) throws(ImportError) -> (Entry, [SourcePhoto]) {
+    /// The entry of a record, and the photos it places; `nil` for one with no words and no
+    /// photo (an entry of a recording alone, say), which the diary cannot keep: counted.
+    private static func entry(_ fields: Fields, notKept: inout NotKept) throws(ImportError) -> (Entry, [SourcePhoto])? {
         let number = fields.number
         guard let uuid = fields.values["uuid"] as? String, let id = Self.id(uuid) else {
             throw .badRecord(number, "\"uuid\" must be 32 hex digits, as Day One writes it")
@@ -72,6 +75,11 @@ public enum DayOneFile {
             throw .badRecord(number, EntryError.tooManyPhotos(limit: EntryPhoto.maximumPerEntry).description)
         }
 
+        if title.isBlank && body.isBlank && photos.isEmpty {
+            for (key, value) in fields.values where !Self.keptKeys.contains(key) && !isNothing(value) { notKept.add(key) }
+            notKept.add("entry with no words and no photo")
+            return nil
+        }
         let text: EntryText
         do {
             text = try EntryText(title: title, body: body, allowBlank: !photos.isEmpty)

@@ -17,6 +17,8 @@ enum DayOneText {
         var moments: [Moment] = []
         var lines: [Substring] = []
         var removed = false
+        // Lines as Day One on any system writes them ("\r\n" is one Character, no "\n").
+        let markdown = markdown.contains("\r") ? markdown.replacingOccurrences(of: "\r\n", with: "\n") : markdown
         for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
             let (rest, found) = Self.takingMoments(from: line)
             moments += found

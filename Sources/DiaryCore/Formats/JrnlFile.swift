@@ -23,6 +23,8 @@ public enum JrnlFile {
     static func readJournal(_ data: Data) throws(ImportError) -> ImportedFile {
         guard var text = String(data: data, encoding: .utf8) else { throw .notThisFormat(.jrnl) }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        // jrnl on Windows writes "\r\n", which Swift reads as one Character, never "\n".
+        if text.contains("\r\n") { text = text.replacingOccurrences(of: "\r\n", with: "\n") }
         // An entry starts at a line "[date] ": the text before the next such line is its own
         // (a bracketed line that is no date is part of the text, as jrnl reads it).
         var records: [(moment: Date, dateText: String, text: Substring)] = []
