@@ -60,7 +60,14 @@ public enum ImportFile {
         if version > ExportFile.formatVersion { throw .newerVersion(version) }
         var seen: [UUID: Int] = [:]  // which record holds each id
         return try records.enumerated().map { index, record throws(ImportError) in
-            let entry = try exportedEntry(record, number: index + 1, now: now)
+            let entry: Entry
+            do throws(ImportError) {
+                entry = try exportedEntry(record, number: index + 1, now: now)
+            } catch {
+                // Named by its id too, when it has one: a position alone is hard to find.
+                guard let id = (record as? [String: Any])?["id"] as? String else { throw error }
+                throw error.naming("id \(id.prefix(40))")
+            }
             if let earlier = seen[entry.id] {
                 throw .badRecord(index + 1, "its \"id\" \(entry.id.diaryString) is also record \(earlier)'s: each entry of a file must have an id of its own")
             }
