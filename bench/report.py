@@ -380,6 +380,18 @@ def main(argv=None) -> int:
     w(f"`diary import` of the {size:,} entries took **{run['import_seconds']:.1f} s** "
       f"({size / max(run['import_seconds'], 1e-9):,.0f} entries/s).")
     w("")
+    formats = run.get("formats")
+    if formats:
+        # Issue 20: the same entries in the formats other tools write, each into an empty database.
+        w("| import (into an empty database) | seconds | entries/s |")
+        w("| --- | ---: | ---: |")
+        for label, key in (("jrnl's journal file (`journal.txt`)", "import_jrnl_seconds"),
+                           ("Day One's ZIP (written by `diary export --format dayone`)", "import_dayone_seconds")):
+            w(f"| {label} | {formats[key]:.1f} | {size / max(formats[key], 1e-9):,.0f} |")
+        w("")
+        w(f"`diary export --format dayone` wrote the Day One ZIP in {formats['export_dayone_seconds']:.1f} s. "
+          "The corpus has no photos: photo import rates are not measured here.")
+        w("")
 
     # ---- goals
     for key, label in (("list", "diary list -n 20"), ("search-serenity", "diary search serenity"),

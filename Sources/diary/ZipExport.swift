@@ -36,16 +36,24 @@ struct ZipExport {
         }
         for id in photos {
             guard let photo = try await store.photos.photo(id: id) else { continue }  // let go meanwhile
-            var bytes = Data(capacity: photo.byteCount)
-            for index in 0..<StoredPhoto.partCount(photo.byteCount) {
-                guard let part = try await store.photos.part(index, of: id) else { break }
-                bytes.append(part)
-            }
-            let whole = bytes
-            try archive.addEntry(with: "photos/\(Self.fileName(of: photo))", type: .file, uncompressedSize: Int64(whole.count),
-                                 modificationDate: photo.storedAt) { position, size in
-                whole.subdata(in: Int(position)..<min(Int(position) + size, whole.count))
-            }
+            try Self.add(try await Self.bytes(of: photo, in: store), named: "photos/\(Self.fileName(of: photo))", date: photo.storedAt, to: archive)
+        }
+    }
+
+    /// A stored photo's bytes, read a part at a time.
+    static func bytes(of photo: StoredPhoto, in store: Diary) async throws -> Data {
+        var bytes = Data(capacity: photo.byteCount)
+        for index in 0..<StoredPhoto.partCount(photo.byteCount) {
+            guard let part = try await store.photos.part(index, of: photo.id) else { break }
+            bytes.append(part)
+        }
+        return bytes
+    }
+
+    /// Adds a photo as it is: already compressed, it is stored, not deflated.
+    static func add(_ bytes: Data, named name: String, date: Date, to archive: Archive) throws {
+        try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(bytes.count), modificationDate: date) { position, size in
+            bytes.subdata(in: Int(position)..<min(Int(position) + size, bytes.count))
         }
     }
 }

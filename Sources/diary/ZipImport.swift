@@ -19,8 +19,9 @@ struct ZipImport {
     /// Whether `data` starts as a ZIP does.
     static func isZip(_ data: Data) -> Bool { data.starts(with: [0x50, 0x4B, 0x03, 0x04]) }
 
-    /// The entries of the ZIP at `path`, their photos kept; and how many photos were new.
-    func read(_ path: String) async throws -> (entries: [DiaryCore.Entry], photosAdded: Int) {
+    /// The ZIP at `path`, and its files by name, once every name and kind is checked: any file
+    /// that climbs out of its folder, or a link, refuses the whole ZIP.
+    static func open(_ path: String) throws -> (Archive, [String: ZIPFoundation.Entry]) {
         let archive: Archive
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
@@ -37,8 +38,19 @@ struct ZipImport {
             guard member.type != .symlink else { throw ZipImportError.unsafe(path, "it holds a link (\"\(name)\")") }
             if member.type == .file { members[name] = member }
         }
+        return (archive, members)
+    }
+
+    /// The entries of the ZIP at `path` (Diary's, or Day One's when it has no `diary.json`),
+    /// their photos kept; and how many photos were new.
+    func read(_ path: String, as format: ImportFormat?) async throws -> (file: ImportedFile, photosAdded: Int) {
+        let (archive, members) = try Self.open(path)
+        if format == .dayone || (format == nil && members["diary.json"] == nil && members.keys.contains(where: DayOneZipImport.isJournal)) {
+            return try await DayOneZipImport(store: store).read(archive, members: members, zip: path)
+        }
+        guard format == nil || format == .diary else { throw ImportError.notThisFormat(format!) }
         guard let json = members["diary.json"] else { throw ZipImportError.noDiary(path) }
-        let entries = try ImportFile.entries(from: try Self.inflate(json, in: archive, limit: Self.maximumJSONBytes, zip: path))
+        let entries = try ImportFile.read(try Self.inflate(json, in: archive, limit: Self.maximumJSONBytes, zip: path), as: .diary).entries
         // Each photo named by an entry: from the ZIP (by its name, whatever its extension), or
         // already in the diary.
         var byName: [PhotoID: ZIPFoundation.Entry] = [:]
@@ -65,15 +77,14 @@ struct ZipImport {
             }
         }
         // A photo whose bytes changed as it was kept (metadata taken out) has a new name.
-        let imported = entries.map { entry in
-            var entry = entry
-            entry.photos = entry.photos.map { photo in
+        var file = ImportedFile(format: .diary, entries: entries)
+        for (index, entry) in entries.enumerated() {
+            try file.attach(entry.photos.map { photo in
                 guard let kept = renamed[photo.id] else { return photo }
                 return EntryPhoto(id: kept.id, caption: photo.caption, width: kept.width, height: kept.height)
-            }
-            return entry
+            }, to: index)
         }
-        return (imported, added)
+        return (file, added)
     }
 
     /// A member's bytes, counted as they are inflated: past `limit`, the file is refused.
@@ -108,7 +119,7 @@ enum ZipImportError: Error, CustomStringConvertible {
         case .unsafe(let path, let why):
             "\(path) is refused: \(why). Nothing was imported."
         case .noDiary(let path):
-            "\(path) holds no diary.json: import a ZIP written by diary export --format zip. Nothing was imported."
+            "\(path) holds neither a diary.json (Diary's ZIP export) nor a Day One journal: Diary reads \(ImportFormat.described). Nothing was imported."
         case .tooLarge(let path, let member, let limit):
             "\(path) is refused: \"\(member)\" is larger than \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .file)) once unpacked. Nothing was imported."
         case .badPhoto(let path, let member, let why):

@@ -89,13 +89,16 @@ struct ErrorTests {
         expectOneSentence(try diary.run(["list", "--database", blocker + "/diary.sqlite"]), containing: "Cannot open the diary at")
     }
 
-    @Test("A file to import that does not exist, or is not JSON")
+    @Test("A file to import that does not exist, is in no format Diary reads, or is broken JSON")
     func badImportFiles() throws {
         let diary = try DiaryProcess()
         expectOneSentence(try diary.run(["import", diary.folder.appendingPathComponent("missing.json").path]), containing: "Cannot read")
         let csv = diary.folder.appendingPathComponent("entries.csv")
         try Data("title,body\nRain,all day\n".utf8).write(to: csv)
-        expectOneSentence(try diary.run(["import", csv.path]), containing: "is not valid JSON")
+        expectOneSentence(try diary.run(["import", csv.path]), containing: "in no format Diary reads (Diary's JSON or ZIP export")
+        let broken = diary.folder.appendingPathComponent("broken.json")
+        try Data(#"{"entries": [{"title": "Rain",]}"#.utf8).write(to: broken)
+        expectOneSentence(try diary.run(["import", broken.path]), containing: "is not valid JSON")
         #expect(try diary.entries().isEmpty)
     }
 

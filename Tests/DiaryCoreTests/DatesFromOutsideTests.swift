@@ -84,13 +84,14 @@ struct DatesFromOutsideTests {
         }
     }
 
-    /// `json` is refused, and the error names record 1 and says `message`.
-    private func expectRefused(_ json: String, saying message: String) {
+    /// `json` is refused, and the error names record 1 (and its id, when it has one) and says `message`.
+    private func expectRefused(_ json: String, saying message: String, naming id: String? = nil) {
         do {
             _ = try ImportFile.entries(from: Data(json.utf8))
             Issue.record("imported: \(json)")
         } catch {
-            #expect(error.description.hasPrefix("Record 1 cannot be imported: " + message), "\(error.description)")
+            let record = id.map { "Record 1 (id \($0))" } ?? "Record 1"
+            #expect(error.description.hasPrefix(record + " cannot be imported: " + message), "\(error.description)")
         }
     }
 
@@ -109,7 +110,7 @@ struct DatesFromOutsideTests {
         for (fields, message) in cases {
             let created = fields.contains("createdAt") ? "" : #", "createdAt": "2020-12-22T15:35:33.000Z""#
             expectRefused(#"{"format": "diary-export", "version": 1, "entries": [{"id": "\#(id)", "title": "t", "body": "", \#(fields)\#(created)}]}"#,
-                          saying: message)
+                          saying: message, naming: id)
         }
     }
 }

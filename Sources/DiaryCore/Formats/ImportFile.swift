@@ -1,51 +1,79 @@
 import Foundation
 
-/// Reads the files a diary can come from, checking every record before any is stored:
+/// Reads the files a diary can come from (`ImportFormat`), checking every record before any is
+/// stored:
 /// - the original iOS app's sample format, an array of `{title, body, created_at}` with
 ///   `created_at` in Unix seconds, whose entries get ids made from their content (`ContentID`);
-/// - Diary's own export (`ExportFile`).
+/// - Diary's own export (`ExportFile`);
+/// - Day One's JSON export (`DayOneFile`), jrnl's JSON export and journal file (`JrnlFile`).
 public enum ImportFile {
     /// The entries of `data`, or an error that names the record and what is wrong with it.
     public static func entries(from data: Data, now: Date = Date()) throws(ImportError) -> [Entry] {
+        try read(data, now: now).entries
+    }
+
+    /// `data` read as `format`, or as the format its content shows when `format` is `nil`.
+    public static func read(_ data: Data, as format: ImportFormat? = nil, now: Date = Date()) throws(ImportError) -> ImportedFile {
+        if format == .jrnl || (format == nil && JrnlFile.isJournal(data)) {
+            return try JrnlFile.readJournal(data)
+        }
         let json: Any
         do {
             json = try JSONSerialization.jsonObject(with: escapingByteOrderMarks(in: data))
         } catch {
+            // Text that does not even start as JSON is no format Diary reads.
+            let start = data.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
+            if format == nil, start != UInt8(ascii: "{"), start != UInt8(ascii: "[") { throw .unknownFormat }
             if let offset = LoneSurrogates.firstOffset(in: data) {
                 throw .notJSON(reason: LoneSurrogates.reason(at: offset))
             }
             throw .notJSON(reason: Self.reason(of: error))
         }
-        if let records = json as? [Any] {
-            var seen: [UUID: Int] = [:]  // how many identical records came before
-            return try records.enumerated().map { index, record throws(ImportError) in
-                var entry = try sampleEntry(record, number: index + 1, now: now)
-                let parts = [entry.title, entry.body, String(entry.createdAt.millisecondsSince1970)]
-                let first = ContentID.make(parts, occurrence: 0)
-                let occurrence = seen[first, default: 0]
-                seen[first] = occurrence + 1
-                entry.id = occurrence == 0 ? first : ContentID.make(parts, occurrence: occurrence)
-                return entry
-            }
+        guard let found = ImportFormat.of(json: json) else {
+            if let format { throw .notThisFormat(format) }
+            throw .unknownFormat
         }
-        if let object = json as? [String: Any] {
-            guard object["format"] as? String == ExportFile.format, let records = object["entries"] as? [Any]
-            else { throw .unknownFormat }
-            guard let version = object["version"].flatMap(Fields.wholeNumber), version >= 1 else {
-                throw .badFormatVersion(object["version"].map(Fields.shown) ?? "missing")
-            }
-            if version > ExportFile.formatVersion { throw .newerVersion(version) }
-            var seen: [UUID: Int] = [:]  // which record holds each id
-            return try records.enumerated().map { index, record throws(ImportError) in
-                let entry = try exportedEntry(record, number: index + 1, now: now)
-                if let earlier = seen[entry.id] {
-                    throw .badRecord(index + 1, "its \"id\" \(entry.id.diaryString) is also record \(earlier)'s: each entry of a file must have an id of its own")
-                }
-                seen[entry.id] = index + 1
-                return entry
-            }
+        if let format, format != found { throw .notThisFormat(format) }
+        switch found {
+        case .sample: return ImportedFile(format: .sample, entries: try sampleEntries(json as! [Any], now: now))
+        case .diary: return ImportedFile(format: .diary, entries: try exportedEntries(json as! [String: Any], now: now))
+        case .dayone: return try DayOneFile.read(json as! [String: Any])
+        case .jrnlJSON: return try JrnlFile.readJSON(json as! [String: Any])
+        case .jrnl: throw .notThisFormat(.jrnl)  // read above: not JSON
         }
-        throw .unknownFormat
+    }
+
+    static func sampleEntries(_ records: [Any], now: Date) throws(ImportError) -> [Entry] {
+        var ids = ContentIDs()
+        return try records.enumerated().map { index, record throws(ImportError) in
+            var entry = try sampleEntry(record, number: index + 1, now: now)
+            entry.id = ids.next([entry.title, entry.body, String(entry.createdAt.millisecondsSince1970)])
+            return entry
+        }
+    }
+
+    static func exportedEntries(_ object: [String: Any], now: Date) throws(ImportError) -> [Entry] {
+        guard let records = object["entries"] as? [Any] else { throw .notThisFormat(.diary) }
+        guard let version = object["version"].flatMap(Fields.wholeNumber), version >= 1 else {
+            throw .badFormatVersion(object["version"].map(Fields.shown) ?? "missing")
+        }
+        if version > ExportFile.formatVersion { throw .newerVersion(version) }
+        var seen: [UUID: Int] = [:]  // which record holds each id
+        return try records.enumerated().map { index, record throws(ImportError) in
+            let entry: Entry
+            do throws(ImportError) {
+                entry = try exportedEntry(record, number: index + 1, now: now)
+            } catch {
+                // Named by its id too, when it has one: a position alone is hard to find.
+                guard let id = (record as? [String: Any])?["id"] as? String else { throw error }
+                throw error.naming("id \(id.prefix(40))")
+            }
+            if let earlier = seen[entry.id] {
+                throw .badRecord(index + 1, "its \"id\" \(entry.id.diaryString) is also record \(earlier)'s: each entry of a file must have an id of its own")
+            }
+            seen[entry.id] = index + 1
+            return entry
+        }
     }
 
     /// A record of the original app: `created_at` is Unix seconds (not seconds since 2001,
@@ -117,8 +145,9 @@ public enum ImportFile {
     }
 }
 
-/// The fields of one record, with checks that name the record.
-private struct Fields {
+/// The fields of one record, with checks that name the record: every format's reader checks
+/// through here, so a rule is written once.
+struct Fields {
     let values: [String: Any]
     let number: Int
 
@@ -288,24 +317,43 @@ private struct Fields {
 public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     case notJSON(reason: String)
     case unknownFormat
+    /// `--format` named a format the file is not.
+    case notThisFormat(ImportFormat)
+    /// A Day One export of a version other than 1.0.
+    case dayOneVersion(String)
     case newerVersion(Int)
     /// The export's `version` is not a whole number of at least 1.
     case badFormatVersion(String)
     /// Record `number` (counting from 1) is wrong, for `reason`.
     case badRecord(Int, String)
+    /// Record `number`, which the file names `name` (its id, or its date), is wrong, for `reason`.
+    case badNamedRecord(Int, name: String, String)
+
+    /// This error, naming its record as `name` too: the position alone is hard to find in a
+    /// file of thousands.
+    func naming(_ name: String) -> ImportError {
+        guard case .badRecord(let number, let reason) = self else { return self }
+        return .badNamedRecord(number, name: name, reason)
+    }
 
     public var description: String {
         switch self {
         case .notJSON(let reason):
             "The file is not valid JSON (\(reason)); nothing was imported."
         case .unknownFormat:
-            "The file is neither a Diary export nor the original app's sample format (an array of {title, body, created_at}); nothing was imported."
+            "The file is in no format Diary reads (\(ImportFormat.described)); nothing was imported."
+        case .notThisFormat(let format):
+            "The file is not what --format \(format.rawValue) reads; leave --format out to let Diary tell the format from the content. Nothing was imported."
+        case .dayOneVersion(let version):
+            "The file is a Day One export of version \(version); Diary reads version 1.0. Nothing was imported."
         case .newerVersion(let version):
             "The file is a Diary export of version \(version), newer than this Diary understands; update Diary. Nothing was imported."
         case .badFormatVersion(let value):
             "The file's \"version\" must be a whole number such as 1, not \(value); nothing was imported."
         case .badRecord(let number, let reason):
             "Record \(number) cannot be imported: \(reason.trimmingCharacters(in: CharacterSet(charactersIn: "."))). Nothing was imported."
+        case .badNamedRecord(let number, let name, let reason):
+            "Record \(number) (\(name)) cannot be imported: \(reason.trimmingCharacters(in: CharacterSet(charactersIn: "."))). Nothing was imported."
         }
     }
 

@@ -1,0 +1,56 @@
+import DiaryCore
+import Foundation
+import ZIPFoundation
+
+/// `diary export --format dayone`: a ZIP Day One imports. `Journal.json` (Day One's JSON,
+/// version 1.0: `DayOneFile`) and each photo the entries hold, once, as `photos/<md5>.<type>`.
+/// `diary import` reads it back with nothing Diary keeps lost. One photo at a time is in memory,
+/// and the entries a batch at a time.
+struct DayOneZipExport {
+    let store: Diary
+
+    func write(to path: String) async throws {
+        let url = URL(fileURLWithPath: path)
+        try? FileManager.default.removeItem(at: url)
+        let archive = try Archive(url: url, accessMode: .create)
+        // The export is the whole diary: readable by its owner alone.
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        // The photos first: Day One names each by the MD5 of its bytes, which the JSON needs.
+        var files: [PhotoID: DayOneFile.PhotoFile] = [:]
+        var cursor: EntryCursor?
+        repeat {
+            let batch = try await store.export(after: cursor, limit: 1_000)
+            for id in batch.entries.flatMap({ $0.photos.map(\.id) }) where files[id] == nil {
+                guard let photo = try await store.photos.photo(id: id) else { continue }  // let go meanwhile
+                let bytes = try await ZipExport.bytes(of: photo, in: store)
+                let file = DayOneFile.PhotoFile(md5: DayOneFile.md5(of: bytes), type: photo.format.rawValue, width: photo.width, height: photo.height)
+                try ZipExport.add(bytes, named: "photos/\(file.md5).\(file.type)", date: photo.storedAt, to: archive)
+                files[id] = file
+            }
+            cursor = batch.nextCursor
+        } while cursor != nil
+
+        let journal = folder.appendingPathComponent("Journal.json")
+        let handle = try OwnerOnlyFile.create(atPath: journal.path)
+        try handle.write(contentsOf: Data(DayOneFile.header.utf8))
+        var first = true
+        repeat {
+            let batch = try await store.export(after: cursor, limit: 1_000)
+            var buffer = Data()
+            for entry in batch.entries {
+                if !first { buffer.append(contentsOf: DayOneFile.separator.utf8) }
+                buffer.append(DayOneFile.record(for: entry, files: files))
+                first = false
+            }
+            try handle.write(contentsOf: buffer)
+            cursor = batch.nextCursor
+        } while cursor != nil
+        try handle.write(contentsOf: Data(DayOneFile.footer.utf8))
+        try handle.close()
+        try archive.addEntry(with: "Journal.json", fileURL: journal, compressionMethod: .deflate)
+    }
+}

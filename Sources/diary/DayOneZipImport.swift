@@ -1,0 +1,89 @@
+import DiaryCore
+import Foundation
+import ZIPFoundation
+
+/// `diary import Export.zip` from Day One: one JSON file per journal at the top of the ZIP
+/// (`Journal.json`, `Travel.json`, …) and each photo as `photos/<md5>.<type>`. Every journal is
+/// read and checked before any photo is kept; then each photo an entry places is taken from the
+/// ZIP, one at a time, and kept as any photo is (`DiaryPhotos`: checked, its metadata taken out).
+/// The ZIP's names and sizes are checked as Diary's own ZIP's are (`ZipImport`).
+struct DayOneZipImport {
+    let store: Diary
+
+    /// A journal: a JSON file at the top of the ZIP.
+    static func isJournal(_ name: String) -> Bool {
+        !name.contains("/") && name.lowercased().hasSuffix(".json")
+    }
+
+    func read(_ archive: Archive, members: [String: ZIPFoundation.Entry], zip: String) async throws -> (file: ImportedFile, photosAdded: Int) {
+        let journals = members.keys.filter(Self.isJournal).sorted()
+        guard !journals.isEmpty else { throw ZipImportError.noDiary(zip) }
+        var file = ImportedFile(format: .dayone, entries: [])
+        var seen: [UUID: String] = [:]  // which journal holds each entry
+        for name in journals {
+            let data = try ZipImport.inflate(members[name]!, in: archive, limit: ZipImport.maximumJSONBytes, zip: zip)
+            let journal: ImportedFile
+            do {
+                journal = try ImportFile.read(data, as: .dayone)
+            } catch {
+                throw DayOneZipError.journal(zip, name, error.description)
+            }
+            for (index, entry) in journal.entries.enumerated() {
+                if let other = seen[entry.id] {
+                    throw DayOneZipError.journal(zip, name, "record \(index + 1) has the uuid of an entry of \(other); nothing was imported.")
+                }
+                seen[entry.id] = name
+            }
+            file.entries += journal.entries
+            file.photos += journal.photos
+            file.notKept.add(journal.notKept)
+        }
+        // Photos by their file's name without its extension (Day One's md5).
+        var byName: [String: ZIPFoundation.Entry] = [:]
+        for (name, member) in members where name.hasPrefix("photos/") {
+            byName[String(name.dropFirst("photos/".count).prefix { $0 != "." }).lowercased()] = member
+        }
+        let photos = DiaryPhotos(rows: store.photos)
+        var kept: [String: StoredPhoto] = [:]  // by md5: a photo placed in two entries is read once
+        var added = 0
+        for index in file.entries.indices where !file.photos[index].isEmpty {
+            var entryPhotos: [EntryPhoto] = []
+            for wanted in file.photos[index] {
+                var photo = kept[wanted.file]
+                if photo == nil {
+                    guard let member = byName[wanted.file] else {
+                        file.notKept.add("photo missing from the ZIP")
+                        continue
+                    }
+                    let bytes = try ZipImport.inflate(member, in: archive, limit: DiaryPhotos.maximumUploadBytes, zip: zip)
+                    do {
+                        let (stored, isNew) = try await photos.add(bytes)
+                        if isNew { added += 1 }
+                        photo = stored
+                        kept[wanted.file] = stored
+                    } catch let error as PhotoError {
+                        throw ZipImportError.badPhoto(zip, member.path, error.description)
+                    } catch let error as DiaryPhotoError {
+                        throw ZipImportError.badPhoto(zip, member.path, error.description)
+                    }
+                }
+                if let photo {
+                    entryPhotos.append(EntryPhoto(id: photo.id, caption: wanted.caption, width: photo.width, height: photo.height))
+                }
+            }
+            try file.attach(entryPhotos, to: index)
+        }
+        file.dropBlankEntries()
+        return (file, added)
+    }
+}
+
+enum DayOneZipError: Error, CustomStringConvertible {
+    case journal(String, String, String)
+
+    var description: String {
+        switch self {
+        case .journal(let zip, let name, let why): "\(zip): \(name): \(why)"
+        }
+    }
+}
