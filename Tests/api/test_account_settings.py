@@ -218,7 +218,7 @@ def test_someone_elses_token_cannot_be_revoked(server):
     cli(db, "user", "add", BEA["name"], input=BEA["password"] + "\n")
     beas_token = cli(db, "token", "create", "phone", "--user", BEA["name"]).strip()
     beas = {"Authorization": f"Bearer {beas_token}"}
-    bea_id = call(url, "GET", "/api/v1/account/tokens", beas).json()["tokens"][0]["id"]
+    bea_id = call(url, "GET", "/api/v1/account/tokens", log_in(url, BEA)).json()["tokens"][0]["id"]
     # Tester has a token of the same name: ids are per user's own tokens, and still B's is not A's.
     cli(db, "token", "create", "other", "--user", TESTER["name"])
     mine = log_in(url)
@@ -228,6 +228,25 @@ def test_someone_elses_token_cannot_be_revoked(server):
     assert_error(refused, 404, "not_found")
     assert can_read(url, beas)
     assert_error(call(url, "DELETE", f"/api/v1/account/tokens/{bea_id}", {"Cookie": mine["Cookie"]}), 403, "csrf")
+
+
+def test_an_access_token_cannot_manage_the_account_but_can_export(server):
+    """A script's token (or whoever took it) reads and writes the diary, but may not change the
+    password, see or sign out the devices, or revoke tokens: those need the owner's browser."""
+    url, db = server.base_url, server.database
+    token = {"Authorization": "Bearer " + cli(db, "token", "create", "script", "--user", TESTER["name"]).strip()}
+    mine = log_in(url)
+    session_id = call(url, "GET", "/api/v1/account/sessions", mine).json()["sessions"][0]["id"]
+    token_id = call(url, "GET", "/api/v1/account/tokens", mine).json()["tokens"][0]["id"]
+    for method, path, body in (("POST", "/api/v1/account/password", {"currentPassword": TESTER["password"], "newPassword": "a brand new password"}),
+                               ("GET", "/api/v1/account/sessions", None), ("GET", "/api/v1/account/tokens", None),
+                               ("DELETE", f"/api/v1/account/sessions/{session_id}", None),
+                               ("DELETE", f"/api/v1/account/tokens/{token_id}", None)):
+        assert_error(call(url, method, path, token, json=body), 403, "session_required")
+    assert can_read(url, mine) and can_read(url, token)
+    assert requests.post(f"{url}/api/v1/session", json=TESTER, timeout=30).status_code == 200, "the password changed"
+    export = call(url, "GET", "/api/v1/export", token)
+    assert export.status_code == 200 and export.json()["format"] == "diary-export"
 
 
 # -- The export -------------------------------------------------------------------------------

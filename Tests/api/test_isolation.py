@@ -369,6 +369,20 @@ def b_changes_only_its_own(world: World, answers: list, request: Send) -> None:
     requests.delete(f"{world.server.base_url}/api/v1/session", cookies=login.cookies, timeout=30)
 
 
+def session_only(check):
+    """The account's routes need a browser session: B's access token gets 403 session_required
+    (whoever's session or token it names), else the answer `check` expects (None: 404)."""
+    def checked(world: World, answers: list, request: Send) -> None:
+        if all("Authorization" in response.request.headers for _, response in answers):
+            for what, response in answers:
+                assert response.status_code == 403, f"{what}: {response.status_code} {response.text}"
+                assert response.json()["error"] == "session_required", response.text
+                assert_no_leak(world, what, response)
+            return
+        (check or b_sees_nothing)(world, answers, request)
+    return checked
+
+
 export_send, export_check = b_reads_its_own("/api/v1/export")
 sessions_send, sessions_check = b_lists_its_own("/api/v1/account/sessions", "sessions")
 tokens_send, tokens_check = b_lists_its_own("/api/v1/account/tokens", "tokens")
@@ -406,11 +420,11 @@ OPERATIONS = [
     Operation("PUT", "/api/v1/photos/{photo}/thumbnail", on_a_photo(
         "PUT", "/api/v1/photos/{photo}/thumbnail", data=photo_files.png(30, 20), headers={"Content-Type": "image/png"})),
     Operation("GET", "/api/v1/export", export_send, export_check),
-    Operation("POST", "/api/v1/account/password", change_password, b_changes_only_its_own),
-    Operation("GET", "/api/v1/account/sessions", sessions_send, sessions_check),
-    Operation("DELETE", "/api/v1/account/sessions/{session}", on_a_login("sessions")),
-    Operation("GET", "/api/v1/account/tokens", tokens_send, tokens_check),
-    Operation("DELETE", "/api/v1/account/tokens/{token}", on_a_login("tokens")),
+    Operation("POST", "/api/v1/account/password", change_password, session_only(b_changes_only_its_own)),
+    Operation("GET", "/api/v1/account/sessions", sessions_send, session_only(sessions_check)),
+    Operation("DELETE", "/api/v1/account/sessions/{session}", on_a_login("sessions"), session_only(None)),
+    Operation("GET", "/api/v1/account/tokens", tokens_send, session_only(tokens_check)),
+    Operation("DELETE", "/api/v1/account/tokens/{token}", on_a_login("tokens"), session_only(None)),
 ]
 # The PUT once more with `If-Match: *` ("whatever version is there"), where the server takes it.
 OPERATIONS.append(Operation("PUT", "/api/v1/entries/{id}", on_a_ids(
@@ -467,6 +481,8 @@ def test_no_one_else_reads_or_changes_a_diary(world, operation, caller):
     after = snapshot(world)
 
     for what, response in answers:
+        if caller == "B's token" and operation.path.startswith("/api/v1/account/"):
+            continue  # 403 session_required, to every token alike (session_only)
         assert response.status_code != 403, f"{caller}, {what}: 403 says the entry exists: {response.text}"
     if caller.startswith("B's"):
         (operation.check_b or b_sees_nothing)(world, answers, request)

@@ -4,7 +4,9 @@ import Hummingbird
 
 /// `/api/v1/account`: the writer's own password, signed-in devices and access tokens (the web
 /// app's settings). Each acts on the caller's own account only: another user's session or token
-/// is not found (404), as one no one has.
+/// is not found (404), as one no one has. They need a browser session: an access token reads and
+/// writes the diary, but a script holding one (or whoever took it) may not list the owner's
+/// devices, sign them out, revoke the owner's tokens or change the password (403).
 struct AccountController {
     typealias Context = DiaryRequestContext
     let accounts: Accounts
@@ -15,6 +17,16 @@ struct AccountController {
         group.delete("account/sessions/:session", use: endSession)
         group.get("account/tokens", use: tokens)
         group.delete("account/tokens/:token", use: revokeToken)
+    }
+
+    /// The user of a browser session; 403 for an access token.
+    static func requireSession(_ context: Context) throws -> User {
+        guard case .session(let session, _) = context.identity else {
+            if context.identity == nil { throw APIError.unauthenticated }
+            throw APIError(status: .forbidden, code: "session_required",
+                           message: "Passwords, devices and access tokens are managed from the diary's own page, not with an access token.")
+        }
+        return session.user
     }
 
     struct PasswordChangeRequest: Decodable {
@@ -32,7 +44,7 @@ struct AccountController {
     /// logged in. Wrong current passwords count with failed logins, so a session left open on a
     /// shared computer cannot be used to guess the password faster than the login form could.
     @Sendable func changePassword(_ request: Request, context: Context) async throws -> Response {
-        let user = try context.requireUser()
+        let user = try Self.requireSession(context)
         var request = request
         let change = try await request.decodeJSON(PasswordChangeRequest.self)
         try User.checkPassword(change.newPassword)
@@ -47,7 +59,7 @@ struct AccountController {
             throw APIError(status: .badRequest, code: "wrong_password", message: "The current password is wrong.")
         }
         try await accounts.loginSucceeded(attempt)
-        var keep: String?
+        var keep: String?  // always a session here (requireSession)
         if case .session(_, let token) = context.identity { keep = token }
         let ended = try await accounts.setPassword(name: user.name, password: change.newPassword, keepingSession: keep)
         return try JSONResponse.make(Ended(endedSessions: ended.endedSessions, endedTokens: ended.endedTokens), for: request)
@@ -69,7 +81,7 @@ struct AccountController {
     /// The writer's signed-in browsers, the most recently used first. When last used is noted at
     /// most once a minute.
     @Sendable func sessions(_ request: Request, context: Context) async throws -> Response {
-        let user = try context.requireUser()
+        let user = try Self.requireSession(context)
         var current: String?
         if case .session(_, let token) = context.identity { current = Accounts.sessionID(token: token) }
         let list = try await accounts.sessions(of: user).map {
@@ -80,7 +92,7 @@ struct AccountController {
 
     /// Signs a device out: its session ends at once, on every server instance.
     @Sendable func endSession(_ request: Request, context: Context) async throws -> Response {
-        let user = try context.requireUser()
+        let user = try Self.requireSession(context)
         guard let id = context.parameters.get("session"), try await accounts.endSession(id: id, of: user) else {
             throw APIError(status: .notFound, code: "not_found", message: "No signed-in device of yours has this id; it may have signed out already.")
         }
@@ -110,13 +122,13 @@ struct AccountController {
 
     /// The writer's access tokens by name (`diary token create` makes them): never the tokens.
     @Sendable func tokens(_ request: Request, context: Context) async throws -> Response {
-        let user = try context.requireUser()
+        let user = try Self.requireSession(context)
         let list = try await accounts.tokenInfos(of: user).map { TokenJSON(id: $0.id, name: $0.name, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt) }
         return try JSONResponse.make(Tokens(tokens: list), for: request)
     }
 
     @Sendable func revokeToken(_ request: Request, context: Context) async throws -> Response {
-        let user = try context.requireUser()
+        let user = try Self.requireSession(context)
         guard let id = context.parameters.get("token"), try await accounts.revokeToken(id: id, of: user) else {
             throw APIError(status: .notFound, code: "not_found", message: "You have no access token with this id; it may have been revoked already.")
         }
