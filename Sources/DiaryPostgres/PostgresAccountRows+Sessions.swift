@@ -4,13 +4,27 @@ import Logging
 import PostgresNIO
 
 extension PostgresAccountRows {
-    func insertSession(tokenHash: String, csrfToken: String, user: UserID, at: Date) async throws {
+    func insertSession(tokenHash: String, csrfToken: String, user: UserID, at: Date, label: String) async throws {
         let now = at.millisecondsSince1970
+        let label = Self.storable(label) ? label : ""
         try await database.read { [logger] connection in
             try await connection.query("""
-                INSERT INTO session (token_hash, user_id, csrf_token, created_at, last_used_at)
-                VALUES (\(tokenHash), \(user.rawValue), \(csrfToken), \(now), \(now))
+                INSERT INTO session (token_hash, user_id, csrf_token, created_at, last_used_at, label)
+                VALUES (\(tokenHash), \(user.rawValue), \(csrfToken), \(now), \(now), \(label))
                 """, logger: logger)
+        }
+    }
+
+    func sessions(of user: UserID) async throws -> [SessionRow] {
+        try await database.read { [logger] connection in
+            var sessions: [SessionRow] = []
+            let rows = try await connection.query(
+                "SELECT token_hash, label, created_at, last_used_at FROM session WHERE user_id = \(user.rawValue)", logger: logger)
+            for try await (hash, label, created, lastUsed) in rows.decode((String, String, Int64, Int64).self) {
+                sessions.append(SessionRow(tokenHash: hash, label: label, createdAt: Date(millisecondsSince1970: created),
+                                           lastUsedAt: Date(millisecondsSince1970: lastUsed)))
+            }
+            return sessions
         }
     }
 

@@ -87,7 +87,7 @@ struct PostgresAccountRows: AccountRows {
         return user
     }
 
-    func setPasswordHash(_ hash: String, ofUserNamed name: String, key: String) async throws -> PasswordChange {
+    func setPasswordHash(_ hash: String, ofUserNamed name: String, key: String, keepingSession: String?) async throws -> PasswordChange {
         guard Self.storable(name), Self.storable(key) else { throw AccountError.noSuchUser(name) }
         let change = try await database.transaction { [logger] connection in
             guard let (user, _) = try await Self.findUser(named: name, key: key, locking: true, connection, logger) else {
@@ -95,7 +95,9 @@ struct PostgresAccountRows: AccountRows {
             }
             let id = user.id.rawValue
             try await connection.query("UPDATE diary_user SET password_hash = \(hash) WHERE id = \(id)", logger: logger)
-            let sessions = try await Self.count(connection.query("DELETE FROM session WHERE user_id = \(id) RETURNING 1", logger: logger))
+            let kept = keepingSession ?? ""
+            let sessions = try await Self.count(connection.query(
+                "DELETE FROM session WHERE user_id = \(id) AND token_hash <> \(kept) RETURNING 1", logger: logger))
             let tokens = try await Self.count(connection.query("DELETE FROM access_token WHERE user_id = \(id) RETURNING 1", logger: logger))
             return PasswordChange(endedSessions: sessions, endedTokens: tokens)
         }

@@ -163,6 +163,11 @@ enum PostgresMigrations {
                 FOREIGN KEY (owner_id, photo_id) REFERENCES photo (owner_id, id) ON DELETE CASCADE
             );
             """),
+        ("v7-session-labels", """
+            -- The device each session began on ("Firefox · Android", read from its User-Agent at
+            -- login), for the list of signed-in devices; '' for sessions begun before.
+            ALTER TABLE session ADD COLUMN label text NOT NULL DEFAULT '';
+            """),
     ]
 
     /// Work a migration needs Swift for, run after its SQL, in its transaction.

@@ -79,7 +79,8 @@ func buildRouter(storage: any Storage, settings: ServerSettings, logger: Logger)
     api.get("openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"], body: .init(byteBuffer: openAPI))
     }
-    SessionController(accounts: accounts, origins: origins, setupCode: settings.setupCode, weather: settings.weather != nil)
+    SessionController(accounts: accounts, origins: origins, setupCode: settings.setupCode, weather: settings.weather != nil,
+                      trashDays: settings.trashDays)
         .addRoutes(to: api)
 
     let diary = api.group().add(middleware: RequireUserMiddleware(origins: origins))
@@ -91,6 +92,8 @@ func buildRouter(storage: any Storage, settings: ServerSettings, logger: Logger)
     OrganizeController(diaries: diaries).addRoutes(to: diary)
     PhotosController(photos: { [quota = settings.photoQuotaBytes] in storage.photos(of: $0, quotaBytes: quota) }).addRoutes(to: diary)
     SampleController(diaries: diaries, sample: BundledFiles.sample).addRoutes(to: diary)
+    AccountController(accounts: accounts).addRoutes(to: diary)
+    ExportController(diaries: diaries).addRoutes(to: diary)
     methods.learn(router.routes)
     return router
 }

@@ -230,6 +230,11 @@ enum DiaryMigrations {
                 );
                 """)
         }
+        migrator.registerMigration("v11-session-labels") { db in
+            // The device each session began on ("Firefox · Android", read from its User-Agent
+            // at login), for the list of signed-in devices; '' for sessions begun before.
+            try db.execute(sql: "ALTER TABLE session ADD COLUMN label TEXT NOT NULL DEFAULT ''")
+        }
         return migrator
     }
 }

@@ -3,12 +3,22 @@ import Foundation
 import GRDB
 
 extension SQLiteAccountRows {
-    public func insertSession(tokenHash: String, csrfToken: String, user: UserID, at: Date) async throws {
+    public func insertSession(tokenHash: String, csrfToken: String, user: UserID, at: Date, label: String) async throws {
         let now = at.millisecondsSince1970
         try await database.write { db in
             try db.execute(
-                sql: "INSERT INTO session (token_hash, user_id, csrf_token, created_at, last_used_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [tokenHash, user.rawValue, csrfToken, now, now])
+                sql: "INSERT INTO session (token_hash, user_id, csrf_token, created_at, last_used_at, label) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [tokenHash, user.rawValue, csrfToken, now, now, label])
+        }
+    }
+
+    public func sessions(of user: UserID) async throws -> [SessionRow] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT token_hash, label, created_at, last_used_at FROM session WHERE user_id = ?",
+                             arguments: [user.rawValue]).map { row in
+                SessionRow(tokenHash: row["token_hash"], label: row["label"], createdAt: Date(millisecondsSince1970: row["created_at"]),
+                           lastUsedAt: Date(millisecondsSince1970: row["last_used_at"]))
+            }
         }
     }
 

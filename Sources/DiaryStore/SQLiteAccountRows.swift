@@ -58,13 +58,13 @@ public struct SQLiteAccountRows: AccountRows {
         }
     }
 
-    public func setPasswordHash(_ hash: String, ofUserNamed name: String, key: String) async throws -> PasswordChange {
+    public func setPasswordHash(_ hash: String, ofUserNamed name: String, key: String, keepingSession: String?) async throws -> PasswordChange {
         try await database.write { db in
             guard let id: Int64 = try Self.findUser(named: name, key: key, columns: "id", db)?["id"] else {
                 throw AccountError.noSuchUser(name)
             }
             try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [hash, id])
-            try db.execute(sql: "DELETE FROM session WHERE user_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM session WHERE user_id = ? AND token_hash IS NOT ?", arguments: [id, keepingSession])
             let sessions = db.changesCount
             try db.execute(sql: "DELETE FROM access_token WHERE user_id = ?", arguments: [id])
             return PasswordChange(endedSessions: sessions, endedTokens: db.changesCount)

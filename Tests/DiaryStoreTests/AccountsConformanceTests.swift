@@ -88,6 +88,72 @@ struct AccountsConformanceTests {
         #expect(try await accounts.verify(name: "mina", password: "a new password") == mina)
     }
 
+    @Test("Signed-in devices are listed by an opaque id with their label, and each user signs out only their own",
+          arguments: StoreBackend.allCases)
+    func devices(backend: StoreBackend) async throws {
+        let (_, accounts) = try await Self.accounts(backend)
+        let mina = try await accounts.addUser(name: "mina", password: "correct horse")
+        let joon = try await accounts.addUser(name: "joon", password: "correct horse")
+        let (phone, _) = try await accounts.startSession(for: mina, label: "Chrome · Android")
+        let (laptop, _) = try await accounts.startSession(for: mina, label: "Firefox · Linux")
+        let (joons, _) = try await accounts.startSession(for: joon, label: "Safari · iPhone")
+
+        let listed = try await accounts.sessions(of: mina)
+        #expect(Set(listed.map(\.label)) == ["Chrome · Android", "Firefox · Linux"])
+        #expect(Set(listed.map(\.id)) == [Accounts.sessionID(token: phone), Accounts.sessionID(token: laptop)])
+        for token in [phone, laptop] {
+            #expect(!listed.contains { $0.id == SecretToken.hash(token) || SecretToken.hash(token).contains($0.id) || $0.id == token })
+        }
+        // Unused for 30 days, a session has ended: it is not listed.
+        #expect(try await accounts.sessions(of: mina, now: Date().addingTimeInterval(31 * 24 * 3600)).isEmpty)
+
+        #expect(try await accounts.endSession(id: Accounts.sessionID(token: joons), of: mina) == false, "joon's is not mina's")
+        #expect(try await accounts.session(token: joons) != nil)
+        #expect(try await accounts.endSession(id: Accounts.sessionID(token: phone), of: mina))
+        #expect(try await accounts.session(token: phone) == nil)
+        #expect(try await accounts.endSession(id: Accounts.sessionID(token: phone), of: mina) == false, "ended already")
+        #expect(try await accounts.sessions(of: mina).map(\.label) == ["Firefox · Linux"])
+    }
+
+    @Test("A new password set from a browser keeps that browser's session and ends the others and the tokens",
+          arguments: StoreBackend.allCases)
+    func passwordKeepsItsSession(backend: StoreBackend) async throws {
+        let (_, accounts) = try await Self.accounts(backend)
+        let mina = try await accounts.addUser(name: "mina", password: "correct horse")
+        let joon = try await accounts.addUser(name: "joon", password: "correct horse")
+        let (laptop, laptopSession) = try await accounts.startSession(for: mina)
+        let (other, _) = try await accounts.startSession(for: mina)
+        let (joons, _) = try await accounts.startSession(for: joon)
+        let script = try await accounts.createToken(named: "script", for: mina)
+
+        let change = try await accounts.setPassword(name: "mina", password: "a new password", keepingSession: laptop)
+
+        #expect(change == PasswordChange(endedSessions: 1, endedTokens: 1))
+        #expect(try await accounts.session(token: laptop) == laptopSession, "the same session, CSRF token and all")
+        #expect(try await accounts.session(token: other) == nil)
+        #expect(try await accounts.user(forToken: script) == nil)
+        #expect(try await accounts.session(token: joons) != nil)
+        #expect(try await accounts.verify(name: "mina", password: "a new password") == mina)
+    }
+
+    @Test("Access tokens are revoked by an id of their own, by their user only", arguments: StoreBackend.allCases)
+    func tokenIDs(backend: StoreBackend) async throws {
+        let (_, accounts) = try await Self.accounts(backend)
+        let mina = try await accounts.addUser(name: "mina", password: "correct horse")
+        let joon = try await accounts.addUser(name: "joon", password: "correct horse")
+        let token = try await accounts.createToken(named: "phone", for: mina)
+        let listed = try await accounts.tokenInfos(of: mina)
+        #expect(listed.map(\.name) == ["phone"])
+        let id = try #require(listed.first?.id)
+        #expect(id != token && id != SecretToken.hash(token))
+
+        #expect(try await accounts.revokeToken(id: id, of: joon) == false)
+        #expect(try await accounts.user(forToken: token) == mina)
+        #expect(try await accounts.revokeToken(id: id, of: mina))
+        #expect(try await accounts.user(forToken: token) == nil)
+        #expect(try await accounts.revokeToken(id: id, of: mina) == false)
+    }
+
     @Test("Access tokens find their user, are listed by name only, and end when revoked", arguments: StoreBackend.allCases)
     func tokens(backend: StoreBackend) async throws {
         let (_, accounts) = try await Self.accounts(backend)

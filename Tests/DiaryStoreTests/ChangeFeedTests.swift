@@ -63,7 +63,7 @@ struct ChangeFeedTests {
         #expect(try await eventually { one.database.feed.mark() != 0 && other.database.feed.mark() != 0 })
         let user = try await one.accountRows.insertUser(name: "mina", key: "mina", passwordHash: "x", createdAt: Date(), onlyIfFirst: false)
         try await one.accountRows.insertToken(named: "phone", tokenHash: "hash-of-token", user: user.id, at: Date())
-        try await one.accountRows.insertSession(tokenHash: "hash-of-cookie", csrfToken: "csrf", user: user.id, at: Date())
+        try await one.accountRows.insertSession(tokenHash: "hash-of-cookie", csrfToken: "csrf", user: user.id, at: Date(), label: "")
         // Both instances look them up once, and know them after.
         for storage in [one, other] {
             #expect(try await storage.accountRows.user(forTokenHash: "hash-of-token")?.name == "mina")

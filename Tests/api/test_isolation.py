@@ -62,6 +62,8 @@ class World:
     callers: dict  # caller name -> request headers
     photo: dict  # A's photo, held by A's first entry
     other_photo: bytes  # the file of another photo A keeps, which B sends too
+    a_session: str  # the id of A's live session (the one `a` uses), as A's devices list names it
+    a_token: str  # the id of A's live access token, as A's tokens list names it
 
     @property
     def a_ids(self) -> set:
@@ -115,6 +117,11 @@ def world(start_module_server) -> World:
     out = requests.delete(f"{server.base_url}/api/v1/session", headers=ended, timeout=30)
     assert out.status_code == 204, out.text
 
+    # A's token that lives, and A's session: the settings' lists name them by id.
+    cli(db, "token", "create", "a-live", "--user", TESTER["name"])
+    a_session = next(s["id"] for s in a.get("/api/v1/account/sessions").json()["sessions"] if s["current"])
+    a_token_id = next(t["id"] for t in a.get("/api/v1/account/tokens").json()["tokens"] if t["name"] == "a-live")
+
     cli(db, "user", "add", BEA["name"], input=BEA["password"] + "\n")
     b_token = cli(db, "token", "create", "b-script", "--user", BEA["name"]).strip()
 
@@ -125,7 +132,7 @@ def world(start_module_server) -> World:
         "A's revoked token": {"Authorization": f"Bearer {a_token}"},
         "A's ended session": ended,
     }
-    yield World(server, a, live, trashed, callers, photo, other_photo)
+    yield World(server, a, live, trashed, callers, photo, other_photo, a_session, a_token_id)
     a.session.close()
 
 
@@ -140,7 +147,12 @@ def snapshot(world: World) -> dict:
         "on this day": a.get("/api/v1/on-this-day", params={"date": TODAY.isoformat()}).content,
         "calendar": a.get("/api/v1/calendar", params={"month": EARLIER.isoformat()[:7]}).content,
         "year": a.get("/api/v1/year", params={"year": str(EARLIER.year)}).content,
+        "export": a.get("/api/v1/export").content,
+        "tokens": a.get("/api/v1/account/tokens").content,
+        # Ids only: when a session was last used moves as A reads.
+        "sessions": sorted(s["id"] for s in a.get("/api/v1/account/sessions").json()["sessions"]),
     }
+    assert world.a_session in seen["sessions"] and world.a_token in seen["tokens"].decode()
     assert SECRET in seen["tags"].decode() and SECRET in seen["on this day"].decode(), "A's world has what could leak"
     assert EARLIER.isoformat() in seen["calendar"].decode() and EARLIER.isoformat() in seen["year"].decode()
     for path in (f"/api/v1/photos/{world.photo['id']}", f"/api/v1/photos/{world.photo['id']}/thumbnail"):
@@ -318,6 +330,62 @@ def b_keeps_its_own_copy(world: World, answers: list, request: Send) -> None:
     assert_no_leak(world, what, response)
 
 
+def on_a_login(kind: str):
+    """DELETE /account/{kind}/{id}: once on A's session or token, once on an id no one has."""
+    def send(world: World, request: Send) -> list:
+        ids = {f"A's {kind[:-1]}": world.a_session if kind == "sessions" else world.a_token, f"an unknown {kind[:-1]}": "0" * 32}
+        return [(what, request("DELETE", f"/api/v1/account/{kind}/{name}")) for what, name in ids.items()]
+    return send
+
+
+def b_lists_its_own(path: str, key: str):
+    """B's devices or tokens: 200, none of them A's."""
+    def send(world: World, request: Send) -> list:
+        return [(path, request("GET", path))]
+
+    def check(world: World, answers: list, request: Send) -> None:
+        (what, response), = answers
+        assert response.status_code == 200, response.text
+        ids = {row["id"] for row in response.json()[key]}
+        assert world.a_session not in ids and world.a_token not in ids, response.text
+        assert "a-live" not in response.text and "a-script" not in response.text
+    return send, check
+
+
+def change_password(world: World, request: Send) -> list:
+    # Too short a new password: refused before any current password is tried, so the matrix
+    # never counts against B's login throttle, and never changes B's password either.
+    return [("a new password", request("POST", "/api/v1/account/password",
+                                       json={"currentPassword": TESTER["password"], "newPassword": "short"}))]
+
+
+def b_changes_only_its_own(world: World, answers: list, request: Send) -> None:
+    """The password change acts on B's own account (A's password is not B's to send); A's
+    password stays: A still logs in with it."""
+    (what, response), = answers
+    assert response.status_code == 400 and response.json()["error"] == "bad_account", response.text
+    login = requests.post(f"{world.server.base_url}/api/v1/session", json=TESTER, timeout=30)
+    assert login.status_code == 200, login.text
+    requests.delete(f"{world.server.base_url}/api/v1/session", cookies=login.cookies, timeout=30)
+
+
+def session_only(check):
+    """The account's routes need a browser session: B's access token gets 403 session_required
+    (whoever's session or token it names), else the answer `check` expects (None: 404)."""
+    def checked(world: World, answers: list, request: Send) -> None:
+        if all("Authorization" in response.request.headers for _, response in answers):
+            for what, response in answers:
+                assert response.status_code == 403, f"{what}: {response.status_code} {response.text}"
+                assert response.json()["error"] == "session_required", response.text
+                assert_no_leak(world, what, response)
+            return
+        (check or b_sees_nothing)(world, answers, request)
+    return checked
+
+
+export_send, export_check = b_reads_its_own("/api/v1/export")
+sessions_send, sessions_check = b_lists_its_own("/api/v1/account/sessions", "sessions")
+tokens_send, tokens_check = b_lists_its_own("/api/v1/account/tokens", "tokens")
 list_send, list_check = list_has_none_of_a("/api/v1/entries")
 tags_send, tags_check = b_reads_its_own("/api/v1/tags")
 day_send, day_check = b_reads_its_own("/api/v1/on-this-day", date=TODAY.isoformat())
@@ -351,6 +419,12 @@ OPERATIONS = [
     Operation("GET", "/api/v1/photos/{photo}/thumbnail", on_a_photo("GET", "/api/v1/photos/{photo}/thumbnail")),
     Operation("PUT", "/api/v1/photos/{photo}/thumbnail", on_a_photo(
         "PUT", "/api/v1/photos/{photo}/thumbnail", data=photo_files.png(30, 20), headers={"Content-Type": "image/png"})),
+    Operation("GET", "/api/v1/export", export_send, export_check),
+    Operation("POST", "/api/v1/account/password", change_password, session_only(b_changes_only_its_own)),
+    Operation("GET", "/api/v1/account/sessions", sessions_send, session_only(sessions_check)),
+    Operation("DELETE", "/api/v1/account/sessions/{session}", on_a_login("sessions"), session_only(None)),
+    Operation("GET", "/api/v1/account/tokens", tokens_send, session_only(tokens_check)),
+    Operation("DELETE", "/api/v1/account/tokens/{token}", on_a_login("tokens"), session_only(None)),
 ]
 # The PUT once more with `If-Match: *` ("whatever version is there"), where the server takes it.
 OPERATIONS.append(Operation("PUT", "/api/v1/entries/{id}", on_a_ids(
@@ -407,6 +481,8 @@ def test_no_one_else_reads_or_changes_a_diary(world, operation, caller):
     after = snapshot(world)
 
     for what, response in answers:
+        if caller == "B's token" and operation.path.startswith("/api/v1/account/"):
+            continue  # 403 session_required, to every token alike (session_only)
         assert response.status_code != 403, f"{caller}, {what}: 403 says the entry exists: {response.text}"
     if caller.startswith("B's"):
         (operation.check_b or b_sees_nothing)(world, answers, request)

@@ -9,7 +9,7 @@ import urllib.request
 from playwright.sync_api import expect
 
 FIRST_VISIT_KB = 30
-ON_DEMAND = ("/js/trash.js", "/js/account.js", "/js/conflict.js")
+ON_DEMAND = ("/js/trash.js", "/js/account.js", "/js/conflict.js", "/js/settings.js", "/settings.css")
 
 
 def test_the_first_visit_is_under_30_kb_and_leaves_the_other_screens_for_later(pages, server):

@@ -10,11 +10,11 @@ from playwright.sync_api import expect
 from conftest import TESTER
 
 WORDS = {
-    "en-US": {"account": "Account", "menu": "Logged in as tester", "log_out": "Log out", "cancel": "Cancel",
+    "en-US": {"account": "Account", "menu": "Logged in as tester", "settings": "Settings", "log_out": "Log out", "cancel": "Cancel",
               "unsent": "Some changes are not saved yet. Logging out deletes them from this device. Log out anyway?", "log_in": "Log in", "name": "Name",
               "password": "Password", "title": "Title", "body": "Write here", "back": "Back to the list",
               "sending": "Saving your changes before logging out…", "empty": "Your diary is empty."},
-    "ko-KR": {"account": "계정", "menu": "tester 계정으로 로그인했어요", "log_out": "로그아웃", "cancel": "취소",
+    "ko-KR": {"account": "계정", "menu": "tester 계정으로 로그인했어요", "settings": "설정", "log_out": "로그아웃", "cancel": "취소",
               "unsent": "아직 저장하지 못한 글이 있어요. 로그아웃하면 이 기기에서 지워져요. 그래도 로그아웃할까요?", "log_in": "로그인", "name": "이름",
               "password": "비밀번호", "title": "일기 제목", "body": "일기 내용", "back": "목록으로",
               "sending": "로그아웃하기 전에 쓴 글을 저장하고 있어요…", "empty": "아직 쓴 일기가 없어요."},
@@ -41,7 +41,7 @@ def write(page, w, title, body):
 def log_out(page, w):
     page.get_by_role("button", name=w["account"]).click()
     menu = page.get_by_role("dialog", name=w["menu"])
-    expect(menu.get_by_role("button")).to_have_text([w["log_out"], w["cancel"]])
+    expect(menu.get_by_role("button")).to_have_text([w["settings"], w["log_out"], w["cancel"]])
     menu.get_by_role("button", name=w["log_out"]).click()
 
 

@@ -23,11 +23,16 @@ public protocol AccountRows: Sendable {
     func insertUser(name: String, key: String, passwordHash: String, createdAt: Date, onlyIfFirst: Bool) async throws -> User
 
     /// Replaces the password hash of the account `user(named:key:)` finds, and ends every session
-    /// and access token of it, in one transaction; `AccountError.noSuchUser` when there is none.
-    func setPasswordHash(_ hash: String, ofUserNamed name: String, key: String) async throws -> PasswordChange
+    /// and access token of it but the session kept under `keepingSession` (the browser that
+    /// changed it), in one transaction; `AccountError.noSuchUser` when there is none.
+    func setPasswordHash(_ hash: String, ofUserNamed name: String, key: String, keepingSession: String?) async throws -> PasswordChange
 
-    /// Keeps a new session of `user`, found again by `tokenHash`.
-    func insertSession(tokenHash: String, csrfToken: String, user: UserID, at: Date) async throws
+    /// Keeps a new session of `user`, found again by `tokenHash`; `label` names the device it
+    /// began on ("Firefox · Android", from its User-Agent), or is empty.
+    func insertSession(tokenHash: String, csrfToken: String, user: UserID, at: Date, label: String) async throws
+
+    /// Every session of `user` kept (ended or not by time: `Accounts` decides), in no order.
+    func sessions(of user: UserID) async throws -> [SessionRow]
 
     /// The session kept under `tokenHash` (with its user as it is now) and when it was last used.
     func session(tokenHash: String) async throws -> (session: Session, lastUsed: Date)?
@@ -67,6 +72,22 @@ public struct Session: Sendable, Equatable {
     public init(user: User, csrfToken: String) {
         self.user = user
         self.csrfToken = csrfToken
+    }
+}
+
+/// A session as a backend keeps it, for the list of signed-in devices. The hash stays above
+/// the backends: clients name a session by `SessionInfo.id`.
+public struct SessionRow: Sendable, Equatable {
+    public var tokenHash: String
+    public var label: String
+    public var createdAt: Date
+    public var lastUsedAt: Date
+
+    public init(tokenHash: String, label: String, createdAt: Date, lastUsedAt: Date) {
+        self.tokenHash = tokenHash
+        self.label = label
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
     }
 }
 

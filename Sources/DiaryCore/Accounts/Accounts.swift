@@ -47,11 +47,14 @@ public struct Accounts: Sendable {
     /// Changes a password and ends every session and every access token of that user, in the
     /// same transaction: whoever knew the old password may have logged in or made a token with
     /// it, and a new password must shut them out.
+    /// `keepingSession`: the token of the browser session that asked for the change, which stays
+    /// logged in (its writer just proved they know the new password).
     @discardableResult
-    public func setPassword(name: String, password: String) async throws -> PasswordChange {
+    public func setPassword(name: String, password: String, keepingSession token: String? = nil) async throws -> PasswordChange {
         try User.checkPassword(password)
         let hash = try await passwords.hash(password)
-        return try await rows.setPasswordHash(hash, ofUserNamed: name, key: User.nameKey(name))
+        return try await rows.setPasswordHash(hash, ofUserNamed: name, key: User.nameKey(name),
+                                              keepingSession: token.map(SecretToken.hash))
     }
 
     /// The user whose name and password these are, or `nil`. An unknown name costs the same
@@ -66,10 +69,12 @@ public struct Accounts: Sendable {
     // MARK: Sessions
 
     /// Starts a session; the token goes in the cookie and is stored only hashed.
-    public func startSession(for user: User) async throws -> (token: String, session: Session) {
+    /// `label` names the device ("Firefox · Android"), for the list of signed-in devices.
+    public func startSession(for user: User, label: String = "") async throws -> (token: String, session: Session) {
         let token = SecretToken.make()
         let session = Session(user: user, csrfToken: SecretToken.make())
-        try await rows.insertSession(tokenHash: SecretToken.hash(token), csrfToken: session.csrfToken, user: user.id, at: Date())
+        try await rows.insertSession(tokenHash: SecretToken.hash(token), csrfToken: session.csrfToken, user: user.id, at: Date(),
+                                     label: label)
         return (token, session)
     }
 

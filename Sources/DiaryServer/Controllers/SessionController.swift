@@ -12,6 +12,8 @@ struct SessionController {
     var setupCode: SetupCode? = nil
     /// Whether new entries get weather: when not, the web app asks for no location.
     var weather = true
+    /// Days an entry stays in the trash (`--trash-days`); `nil`: until it is emptied by hand.
+    var trashDays: Int? = Diary.trashDays
 
     /// After this many failed logins for a name or from an address within `throttleWindow`,
     /// further attempts are refused until the window has passed.
@@ -42,6 +44,10 @@ struct SessionController {
         var setupCodeNeeded: Bool? = nil
         /// Whether the server records new entries' weather (`diary serve --weather off`: false).
         var weather = true
+        /// Days an entry stays in the trash before the server deletes it (`--trash-days`);
+        /// `nil`: kept until the writer empties it. Only said to someone logged in.
+        var trashDays: Int? = nil
+        var loggedIn: Bool { user != nil }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -50,9 +56,10 @@ struct SessionController {
             try container.encode(setupNeeded, forKey: .setupNeeded)
             try container.encodeIfPresent(setupCodeNeeded, forKey: .setupCodeNeeded)
             try container.encode(weather, forKey: .weather)
+            if loggedIn { try container.encode(trashDays, forKey: .trashDays) }
         }
 
-        enum CodingKeys: String, CodingKey { case user, csrfToken, setupNeeded, setupCodeNeeded, weather }
+        enum CodingKeys: String, CodingKey { case user, csrfToken, setupNeeded, setupCodeNeeded, weather, trashDays }
     }
 
     /// Who is logged in, if anyone: a page opening asks this first, and an answer of no one is
@@ -65,7 +72,8 @@ struct SessionController {
         }
         var csrf: String?
         if case .session(let session, _) = identity { csrf = session.csrfToken }
-        return try JSONResponse.make(SessionBody(user: .init(name: identity.user.name), csrfToken: csrf, setupNeeded: false, weather: weather))
+        return try JSONResponse.make(SessionBody(user: .init(name: identity.user.name), csrfToken: csrf, setupNeeded: false, weather: weather,
+                                                 trashDays: trashDays))
     }
 
     @Sendable func logIn(_ request: Request, context: DiaryRequestContext) async throws -> Response {
@@ -86,7 +94,7 @@ struct SessionController {
             throw APIError(status: .unauthorized, code: "bad_login", message: "The name or the password is wrong.")
         }
         try await accounts.loginSucceeded(attempt)
-        return try await startSession(for: user, context: context, status: .ok)
+        return try await startSession(for: user, request: request, context: context, status: .ok)
     }
 
     @Sendable func logOut(_ request: Request, context: DiaryRequestContext) async throws -> Response {
@@ -124,12 +132,14 @@ struct SessionController {
             if codeTaken { setupCode?.giveBack() }  // nothing was made: the code still stands
             throw error
         }
-        return try await startSession(for: user, context: context, status: .created)
+        return try await startSession(for: user, request: request, context: context, status: .created)
     }
 
-    private func startSession(for user: User, context: DiaryRequestContext, status: HTTPResponse.Status) async throws -> Response {
-        let (token, session) = try await accounts.startSession(for: user)
-        var response = try JSONResponse.make(SessionBody(user: .init(name: user.name), csrfToken: session.csrfToken, setupNeeded: false, weather: weather),
+    private func startSession(for user: User, request: Request, context: DiaryRequestContext,
+                              status: HTTPResponse.Status) async throws -> Response {
+        let (token, session) = try await accounts.startSession(for: user, label: DeviceLabel.from(userAgent: request.headers[.userAgent]))
+        var response = try JSONResponse.make(SessionBody(user: .init(name: user.name), csrfToken: session.csrfToken, setupNeeded: false, weather: weather,
+                                                         trashDays: trashDays),
                                              status: status)
         response.setCookie(sessionCookie(token, context: context, maxAge: Int(Accounts.sessionLifetime)))
         return response

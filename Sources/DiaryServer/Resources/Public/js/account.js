@@ -117,9 +117,11 @@ function drawForm(root, isSetup, done, codeNeeded = false) {
   });
 }
 
-/** The account's menu, from the list: who is logged in (`name`), and Log out. */
+/** The account's menu, from the list: who is logged in (`name`), the settings, and Log out. */
 export async function showAccount(name) {
-  const choice = await chooseAction(name ? w.loggedInAs(name) : t.account, [{ value: 'logOut', label: w.logOut }]);
+  const choice = await chooseAction(name ? w.loggedInAs(name) : t.account,
+    [{ value: 'settings', label: t.settings }, { value: 'logOut', label: w.logOut }]);
+  if (choice === 'settings') location.hash = '#/settings';
   if (choice === 'logOut') await logOut();
 }
 

@@ -109,6 +109,7 @@ export const patchEntry = (id, version, changes) =>
 export const listTags = () => request('GET', 'tags');
 export const get = (path) => request('GET', path);
 export const post = (path, body) => request('POST', path, { body });
+export const remove = (path) => request('DELETE', path);
 
 export const updateEntry = (id, version, title, body, opts = {}) =>
   request('PUT', `entries/${enc(id)}`, {

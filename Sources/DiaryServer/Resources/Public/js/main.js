@@ -45,6 +45,8 @@ route(/^#\/calendar(?:\/(\d{4}-\d{2}))?$/, SCREEN, (m, root, month) => m.showCal
 route(/^#\/year(?:\/(\d{4}))?$/, SCREEN, (m, root, year) => m.showYear(root, year), browse);
 route(/^#\/tags$/, SCREEN, (m, root) => m.showTags(root), browse);
 route(/^#\/browse\?(.*)$/, SCREEN, (m, root, query) => m.showBrowse(root, query), browse);
+// The settings (settings.js, with settings.css): #/settings, from the account's menu.
+route(/^#\/settings$/, SCREEN, (m, root) => m.showSettings(root), { load: () => import('./settings.js'), unreachable: t.loadFailed });
 
 function decode(q) {
   try {

@@ -10,6 +10,8 @@ import { weatherRecorded } from './weather.js';
 
 /** The name of who is logged in (the account's menu), or null. */
 export let user = null;
+/** What the server is set to (`diary serve --weather`, `--trash-days`), as its session says. */
+export const serverSettings = { weather: true, trashDays: 30 };
 /** The diary opened before the server answered: its screens show what the device keeps. */
 export let offline = false;
 let locked = false; // the login form is on show: no screen of the diary is drawn behind it
@@ -36,6 +38,8 @@ export function keepSession(root, { open, loggedIn }) {
     locked = false;
     user = session.user.name;
     weatherRecorded(session.weather === true);
+    serverSettings.weather = session.weather === true;
+    serverSettings.trashDays = session.trashDays ?? null;
     autosave.drafts.setOwner(user);
     autosave.resume();
     if (opened) loggedIn();

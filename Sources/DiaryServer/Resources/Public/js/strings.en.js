@@ -15,6 +15,7 @@ export default {
   trash: 'Trash',
   trashOffline: 'The trash cannot be opened while offline.',
   editorOffline: 'The editor has not been kept on this device yet, so it opens once the connection is back.',
+  settings: 'Settings',
   account: 'Account',
   search: 'Search',
   searchPlaceholder: 'Search the diary',

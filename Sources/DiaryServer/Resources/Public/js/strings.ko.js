@@ -15,6 +15,7 @@ export default {
   trash: '휴지통',
   trashOffline: '오프라인 상태에서는 휴지통을 열 수 없어요.',
   editorOffline: '이 기기에 아직 편집기가 저장되지 않아서, 다시 연결되면 열 수 있어요.',
+  settings: '설정',
   account: '계정',
   search: '검색',
   searchPlaceholder: '일기 검색',

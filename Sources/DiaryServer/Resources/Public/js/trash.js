@@ -6,6 +6,7 @@ import { h, iconLink, toast } from './dom.js';
 import { formatDate, lang, t } from './i18n.js';
 import { paged } from './list.js';
 import { back, refresh } from './router.js';
+import { serverSettings } from './session.js';
 
 // The trash's own words; those it shares with the other screens are in i18n.js.
 const words = {
@@ -19,7 +20,9 @@ const words = {
     emptyTrash: 'Empty the trash',
     confirmEmpty: 'Delete every entry in the trash for good? This cannot be undone.',
     emptied: (n) => (n === 1 ? '1 entry deleted for good.' : `${n} entries deleted for good.`),
-    keptDays: 'Entries are deleted for good 30 days after they were moved here, unless the server is set otherwise.',
+    keptDays: (n) => (n === 1 ? 'Entries are deleted for good 1 day after they were moved here.'
+      : `Entries are deleted for good ${n} days after they were moved here.`),
+    keptForever: 'Entries stay here until you delete them or empty the trash.',
   },
   ko: {
     restored: '복원했어요.',
@@ -31,7 +34,8 @@ const words = {
     emptyTrash: '휴지통 비우기',
     confirmEmpty: '휴지통의 일기를 모두 영구히 삭제하시겠어요? 되돌릴 수 없어요.',
     emptied: (n) => `일기 ${n}편을 영구히 삭제했어요.`,
-    keptDays: '휴지통의 일기는 옮긴 지 30일이 지나면 영구히 삭제돼요(서버 설정에 따라 다를 수 있어요).',
+    keptDays: (n) => `휴지통의 일기는 옮긴 지 ${n}일이 지나면 영구히 삭제돼요.`,
+    keptForever: '휴지통의 일기는 직접 삭제하거나 휴지통을 비울 때까지 남아 있어요.',
   },
 };
 const w = words[lang] ?? words.en;
@@ -61,7 +65,7 @@ export function showTrash(root) {
         backLink,
         h('h1', {}, t.trash),
         empty)),
-    h('main', { class: 'column' }, h('p', { class: 'trash-note' }, w.keptDays), notice, entries));
+    h('main', { class: 'column' }, h('p', { class: 'trash-note' }, serverSettings.trashDays ? w.keptDays(serverSettings.trashDays) : w.keptForever), notice, entries));
 
   const showEmpty = () => {
     notice.replaceChildren(h('p', {}, w.trashEmpty));
