@@ -5,6 +5,7 @@ them any more. Real image files (Tests/photo_files.py, made with Pillow), a real
 from __future__ import annotations
 
 import hashlib
+import select
 import socket
 import sys
 from pathlib import Path
@@ -215,18 +216,29 @@ def test_one_writer_sends_at_most_four_photos_at_once(api, base_url):
     address = base_url.removeprefix("http://").rstrip("/")
     host, port = address.rsplit(":", 1)
     head = "".join(f"{name}: {value}\r\n" for name, value in auth_headers(base_url).items())
-    held = []
+
+    def half_sent():
+        """A photo half sent, its sender slow: it holds one of the writer's places."""
+        connection = socket.create_connection((host, int(port)), timeout=10)
+        connection.sendall(f"POST /api/v1/photos HTTP/1.1\r\nHost: {address}\r\n{head}"
+                           f"Content-Type: image/jpeg\r\nContent-Length: 1000000\r\n\r\n".encode() + b"\xff\xd8" + bytes(1000))
+        return connection
+
+    held = [half_sent() for _ in range(4)]
+    photo = photo_files.jpeg(64, 48)
+
+    def fifth_refused():
+        # A fifth that came before one of the four took its place, and that one was answered
+        # (refused): send it again, so four are held.
+        for i, connection in enumerate(held):
+            if select.select([connection], [], [], 0)[0]:
+                connection.close()
+                held[i] = half_sent()
+        response = upload(api, photo)
+        return response.status_code == 429 and (response,)  # (a tuple: a 4xx response is falsy)
+
     try:
-        for _ in range(4):  # four photos half sent, their senders slow
-            connection = socket.create_connection((host, int(port)), timeout=10)
-            connection.sendall(f"POST /api/v1/photos HTTP/1.1\r\nHost: {address}\r\n{head}"
-                               f"Content-Type: image/jpeg\r\nContent-Length: 1000000\r\n\r\n".encode() + b"\xff\xd8" + bytes(1000))
-            held.append(connection)
-        photo = photo_files.jpeg(64, 48)
-        # Until all four have reached the server, a fifth may still find a place (and be kept).
-        # (A tuple: a response to a 4xx is falsy.)
-        (refused,) = wait_for(lambda: (r := upload(api, photo)).status_code == 429 and (r,), timeout=20,
-                              message="a fifth photo at once to be refused")
+        (refused,) = wait_for(fifth_refused, timeout=20, message="a fifth photo at once to be refused")
         assert_error(refused, 429, "too_many_uploads")
         assert refused.headers["Retry-After"] == "1"
         assert "4 photos at once" in refused.json()["message"]
