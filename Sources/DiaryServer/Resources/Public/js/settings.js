@@ -13,7 +13,7 @@ import { serverSettings, user } from './session.js';
 const words = {
   en: {
     exportTitle: 'Download your diary',
-    exportHint: 'Every entry, oldest first (not the trash). The JSON file can be imported again with `diary import`.',
+    exportHint: 'Every entry, oldest first (not the trash). The JSON file can be imported again with {diary import}.',
     exportJSON: 'Download as JSON',
     exportMarkdown: 'Download as Markdown',
     passwordTitle: 'Change the password',
@@ -32,7 +32,7 @@ const words = {
     confirmSignOut: (label) => `Sign out ${label}? It will have to log in again.`,
     signedOut: 'Signed out.',
     tokensTitle: 'Access tokens',
-    tokensHint: 'Scripts and other apps use these instead of a password. Make one on the server with `diary token create NAME`.',
+    tokensHint: 'Scripts and other apps use these instead of a password. Make one on the server with {diary token create NAME}.',
     noTokens: 'No access tokens.',
     created: (date) => `Made ${date}`,
     neverUsed: 'never used',
@@ -46,11 +46,11 @@ const words = {
     weatherTitle: 'Weather',
     weatherOn: 'New entries record the weather where they are written (your browser asks once for a rough location).',
     weatherOff: 'The weather is not recorded: the server is set so.',
-    weatherServer: 'The server’s owner sets this for everyone, with `diary serve --weather`.',
+    weatherServer: 'The server’s owner sets this for everyone, with {diary serve --weather}.',
     trashTitle: 'The trash',
     trashDays: (n) => (n === 1 ? 'Entries in the trash are deleted for good after 1 day.' : `Entries in the trash are deleted for good after ${n} days.`),
     trashForever: 'Entries stay in the trash until you delete them or empty it.',
-    trashServer: 'The server’s owner sets this for everyone, with `diary serve --trash-days`.',
+    trashServer: 'The server’s owner sets this for everyone, with {diary serve --trash-days}.',
     errors: {
       wrong_password: 'The current password is wrong.',
       bad_account: 'The new password needs at least 8 characters.',
@@ -59,7 +59,7 @@ const words = {
   },
   ko: {
     exportTitle: '일기장 내려받기',
-    exportHint: '모든 일기를 오래된 것부터 담아요(휴지통은 빼고). JSON 파일은 `diary import`로 다시 가져올 수 있어요.',
+    exportHint: '모든 일기를 오래된 것부터 담아요(휴지통은 빼고). JSON 파일은 {diary import}로 다시 가져올 수 있어요.',
     exportJSON: 'JSON으로 내려받기',
     exportMarkdown: '마크다운으로 내려받기',
     passwordTitle: '비밀번호 바꾸기',
@@ -78,7 +78,7 @@ const words = {
     confirmSignOut: (label) => `${label}에서 로그아웃할까요? 다시 로그인해야 해요.`,
     signedOut: '로그아웃했어요.',
     tokensTitle: '액세스 토큰',
-    tokensHint: '스크립트나 다른 앱이 비밀번호 대신 써요. 서버에서 `diary token create 이름`으로 만들어요.',
+    tokensHint: '스크립트나 다른 앱이 비밀번호 대신 써요. 서버에서 {diary token create 이름}으로 만들어요.',
     noTokens: '액세스 토큰이 없어요.',
     created: (date) => `${date} 만듦`,
     neverUsed: '사용한 적 없음',
@@ -92,11 +92,11 @@ const words = {
     weatherTitle: '날씨',
     weatherOn: '새 일기에 쓴 곳의 날씨를 기록해요(브라우저가 대략적인 위치를 한 번 물어봐요).',
     weatherOff: '날씨를 기록하지 않아요. 서버가 그렇게 설정되어 있어요.',
-    weatherServer: '서버 관리자가 모두에게 적용되도록 `diary serve --weather`로 정해요.',
+    weatherServer: '서버 관리자가 모두에게 적용되도록 {diary serve --weather}로 정해요.',
     trashTitle: '휴지통',
     trashDays: (n) => `휴지통의 일기는 ${n}일이 지나면 영구히 삭제돼요.`,
     trashForever: '휴지통의 일기는 직접 삭제하거나 휴지통을 비울 때까지 남아 있어요.',
-    trashServer: '서버 관리자가 모두에게 적용되도록 `diary serve --trash-days`로 정해요.',
+    trashServer: '서버 관리자가 모두에게 적용되도록 {diary serve --trash-days}로 정해요.',
     errors: {
       wrong_password: '지금 비밀번호가 틀렸어요.',
       bad_account: '새 비밀번호는 8자 이상이어야 해요.',
@@ -154,9 +154,9 @@ function section(id, title, hint, ...content) {
     ...content);
 }
 
-/** Text whose `commands` are set as code: the words as text nodes, never markup. */
+/** Text whose {commands} are set as code: the words as text nodes, never markup. */
 function code(text) {
-  return text.split('`').map((part, i) => (i % 2 ? h('code', {}, part) : part));
+  return text.split(/[{}]/).map((part, i) => (i % 2 ? h('code', {}, part) : part));
 }
 
 // Plain links: the browser downloads the file as the server writes it (Content-Disposition:
