@@ -3,31 +3,19 @@
 // Only that language's strings come over the network (strings.en.js or strings.ko.js): a first
 // visit carries one language, not two.
 
-const LANGUAGE_KEY = 'diary-language';
+/** Where the language chosen in the settings is kept (settings.js writes it). */
+export const LANGUAGE_KEY = 'diary-language';
 const base = (l) => l.toLowerCase().split('-')[0];
 const browserLanguages = navigator.languages?.length ? navigator.languages : [navigator.language || 'en'];
 
 /** The language chosen in the settings, 'en' or 'ko'; null: the browser's. */
-export const chosenLanguage = (() => {
-  try {
-    const chosen = localStorage.getItem(LANGUAGE_KEY);
-    return chosen === 'en' || chosen === 'ko' ? chosen : null;
-  } catch {
-    return null; // storage refused (a private window, say): the browser's language
-  }
-})();
+export let chosenLanguage = null;
+try {
+  chosenLanguage = /^(en|ko)$/.exec(localStorage.getItem(LANGUAGE_KEY))?.[0] ?? null;
+} catch {} // storage refused (a private window, say): the browser's language
 
-/** Keeps `code` ('en', 'ko', or null for the browser's) for this browser; a reload applies it. */
-export function chooseLanguage(code) {
-  if (code) localStorage.setItem(LANGUAGE_KEY, code);
-  else localStorage.removeItem(LANGUAGE_KEY);
-}
-
-// Dates and numbers follow the same list: a chosen language goes first, in the browser's own
-// regional form of it when it has one (en-GB writes its dates its own way).
-export const languages = chosenLanguage
-  ? [...browserLanguages.filter((l) => base(l) === chosenLanguage), chosenLanguage, ...browserLanguages.filter((l) => base(l) !== chosenLanguage)]
-  : browserLanguages;
+// Dates and numbers follow the same list, a chosen language first.
+export const languages = chosenLanguage ? [chosenLanguage, ...browserLanguages] : browserLanguages;
 
 export const lang = chosenLanguage ?? browserLanguages.map(base).find((l) => l === 'en' || l === 'ko') ?? 'en';
 

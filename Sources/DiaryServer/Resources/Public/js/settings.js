@@ -6,7 +6,7 @@
 import * as api from './api.js';
 import { confirmAction } from './dialogs.js';
 import { h, iconLink, toast } from './dom.js';
-import { chooseLanguage, chosenLanguage, lang, languages, t } from './i18n.js';
+import { LANGUAGE_KEY, chosenLanguage, lang, languages, t } from './i18n.js';
 import { back } from './router.js';
 import { serverSettings, user } from './session.js';
 
@@ -108,6 +108,12 @@ const w = words[lang] ?? words.en;
 
 // The screen's styles come with it, before anything is drawn.
 await new Promise((resolve) => document.head.append(h('link', { rel: 'stylesheet', href: 'settings.css', onload: resolve, onerror: resolve })));
+
+/** Keeps the language chosen ('en', 'ko', or null for the browser's) for this browser; a reload applies it. */
+function chooseLanguage(code) {
+  if (code) localStorage.setItem(LANGUAGE_KEY, code);
+  else localStorage.removeItem(LANGUAGE_KEY);
+}
 
 const moment = new Intl.DateTimeFormat(languages, { dateStyle: 'medium', timeStyle: 'short' });
 const when = (iso) => moment.format(new Date(iso));
