@@ -132,7 +132,10 @@ KEPT_LATER = ("Promise.all(['js/editor.js', 'editor.css', 'js/outbox.js', 'js/ma
 
 def kept_for_offline(page):
     """Waits until the service worker controls the page and keeps the whole app, editor included."""
-    wait_for(lambda: page.evaluate("Boolean(navigator.serviceWorker.controller)"), message="the worker to control the page")
+    # (Thirty seconds: the worker's install fetches the whole shell, which took over ten on a CI
+    # machine busy with three suites at once.)
+    wait_for(lambda: page.evaluate("Boolean(navigator.serviceWorker.controller)"), timeout=30,
+             message="the worker to control the page")
     wait_for(lambda: page.evaluate(KEPT_LATER), timeout=15, message="the editor and the outbox, kept for offline")
 
 

@@ -104,21 +104,21 @@ def test_with_the_location_refused_the_entry_is_saved_and_the_notice_shown_once(
 
     write_entry(page, "No place", "Saved all the same.")
     expect(page.locator("#toast")).to_have_text(NOTICE)
-    entry = server.entries()[0]
+    # The notice comes as the location is refused; the save reaches the server a moment later.
+    entry = wait_for(lambda: server.entries(), message="the entry on the server")[0]
     assert entry["title"] == "No place"
     assert server.entry(entry["id"])["location"] is None
     assert "location" not in sent[0]
 
     write_entry(page, "Second", "No notice this time.")
-    page.wait_for_timeout(1000)
-    assert [e["title"] for e in server.entries()] == ["Second", "No place"]
+    wait_for(lambda: [e["title"] for e in server.entries()] == ["Second", "No place"], message="the second entry on the server")
     assert page.evaluate("window.__notices").count(NOTICE) == 1
     expect(page.locator(".row img.weather")).to_have_count(0)
 
     # Remembered by the browser: not after a reload either.
     page.reload()
     write_entry(page, "Third", "Still no notice.")
-    page.wait_for_timeout(1000)
+    wait_for(lambda: any(e["title"] == "Third" for e in server.entries()), message="the third entry on the server")
     assert page.evaluate("window.__notices").count(NOTICE) == 0
     assert open_meteo.requests == []
 
