@@ -66,6 +66,12 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // Importing a file of entries, from any format Diary reads, ZIPs with photos included:
+        // one import for `diary import` and the web app's settings (`POST /api/v1/import`).
+        .target(
+            name: "DiaryArchives",
+            dependencies: ["DiaryCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
         // The system's Brotli encoder: the web app's files compressed once at start, a sixth
         // smaller than with gzip (bench: the first visit's budget).
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"]), .brew(["brotli"])]),
@@ -74,6 +80,7 @@ let package = Package(
             name: "DiaryServer",
             dependencies: [
                 "DiaryCore",
+                "DiaryArchives",
                 "CBrotli",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -94,11 +101,12 @@ let package = Package(
             name: "diary",
             dependencies: [
                 "DiaryCore",
+                "DiaryArchives",
                 "DiaryBackends",
                 "DiaryServer",
                 "DiaryWeather",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // The ZIP export (the JSON, the Markdown and every photo) and its import.
+                // The ZIP exports (the JSON, the Markdown and every photo; Day One's).
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 // To tell a port in use (EADDRINUSE) from other failures to listen.
                 .product(name: "NIOCore", package: "swift-nio"),

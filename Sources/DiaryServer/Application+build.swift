@@ -94,6 +94,7 @@ func buildRouter(storage: any Storage, settings: ServerSettings, logger: Logger)
     SampleController(diaries: diaries, sample: BundledFiles.sample).addRoutes(to: diary)
     AccountController(accounts: accounts).addRoutes(to: diary)
     ExportController(diaries: diaries).addRoutes(to: diary)
+    ImportController(diaries: diaries, photos: { [quota = settings.photoQuotaBytes] in storage.photos(of: $0, quotaBytes: quota) }).addRoutes(to: diary)
     methods.learn(router.routes)
     return router
 }

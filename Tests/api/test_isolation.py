@@ -21,6 +21,7 @@ openapi.yaml gains an operation that is not, so a new endpoint cannot skip this 
 from __future__ import annotations
 
 import datetime
+import json
 import re
 import sys
 import uuid
@@ -308,6 +309,35 @@ def b_empties_only_its_own(world: World, answers: list, request: Send) -> None:
     assert_no_leak(world, what, response)
 
 
+def import_a_ids(world: World, request: Send) -> list:
+    """B imports a file of entries that bear A's ids (A's own, with other words), reads B's
+    copies, and deletes them for good, so the other operations meet B's diary as it was."""
+    records = [{**entry, "title": "Not A's", "body": "Imported by someone else.", "tags": [], "photos": [], "deletedAt": None}
+               for entry in (world.live[1], world.trashed)]
+    body = json.dumps({"format": "diary-export", "version": 1, "entries": records}).encode()
+    imported = request("POST", "/api/v1/import", data=body, headers={"Content-Type": "application/json"})
+    answers = [("an import of A's ids", imported)]
+    if imported.status_code == 200:
+        ids = [entry["id"] for entry in records]
+        answers += [("B's imported copy", request("GET", f"/api/v1/entries/{entry_id}")) for entry_id in ids]
+        for entry_id in ids:
+            request("DELETE", f"/api/v1/entries/{entry_id}")
+            request("DELETE", f"/api/v1/trash/{entry_id}")
+    return answers
+
+
+def b_imports_into_its_own(world: World, answers: list, request: Send) -> None:
+    """Ids are per diary: B's import adds B's own entries, never says A's diary holds those
+    ids, and changes nothing of A's (the snapshot checks it)."""
+    (what, response), *copies = answers
+    assert response.status_code == 200, f"{what}: {response.status_code} {response.text}"
+    assert response.json()["added"] == 2, response.text
+    assert len(copies) == 2
+    for what, mine in copies:
+        assert mine.status_code == 200 and mine.json()["title"] == "Not A's", mine.text
+        assert_no_leak(world, what, mine)
+
+
 def on_a_photo(method: str, template: str, **kw):
     """The request once on A's photo, once on a name no photo has."""
     def send(world: World, request: Send) -> list:
@@ -414,6 +444,7 @@ OPERATIONS = [
     Operation("POST", "/api/v1/tags/rename", rename_a_tag, b_renames_only_its_own),
     Operation("DELETE", "/api/v1/trash", empty_trash, b_empties_only_its_own),
     Operation("POST", "/api/v1/sample", sample, b_gets_its_own_sample),
+    Operation("POST", "/api/v1/import", import_a_ids, b_imports_into_its_own),
     Operation("POST", "/api/v1/photos", upload_a_photo, b_keeps_its_own_copy),
     Operation("GET", "/api/v1/photos/{photo}", on_a_photo("GET", "/api/v1/photos/{photo}")),
     Operation("GET", "/api/v1/photos/{photo}/thumbnail", on_a_photo("GET", "/api/v1/photos/{photo}/thumbnail")),

@@ -217,3 +217,36 @@ def test_beyond_the_connection_limit_new_connections_wait_and_a_connected_writer
     assert accepted >= limit - 2, f"only {accepted} sockets: the slow connections did not fill the limit"
     assert max(times) < PROMPT, times
     assert code == 0, server.log()
+
+
+def test_a_large_upload_that_keeps_coming_is_not_cut_off(account):
+    """The body's deadline is for a body that stops coming: an import of years that takes
+    longer than it to send, a megabyte at a time, is received whole and imported."""
+    server = ServerProcess(account.database, extra_args=("--body-timeout", str(BODY_TIMEOUT)))
+    server.start()
+    try:
+        entries = [{"id": str(uuid.uuid4()), "title": f"Day {n}", "body": "Words. " * 300,
+                    "createdAt": "2020-01-01T09:00:00Z", "updatedAt": "2020-01-01T09:00:00Z"} for n in range(2_500)]
+        body = json.dumps({"format": "diary-export", "version": 1, "entries": entries}).encode()
+        assert len(body) > 5_000_000
+        host, port = server.base_url.removeprefix("http://").rsplit(":", 1)
+        connection = socket.create_connection((host, int(port)), timeout=60)
+        connection.sendall(f"POST /api/v1/import HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                           f"Authorization: Bearer {account.token}\r\nContent-Type: application/json\r\n"
+                           f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode())
+        started = time.monotonic()
+        step = 1_200_000  # a little over a megabyte a second: longer in all than the deadline
+        for offset in range(0, len(body), step):
+            connection.sendall(body[offset:offset + step])
+            time.sleep(1)
+        took = time.monotonic() - started
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+        connection.close()
+    finally:
+        code = server.stop()
+    assert took > BODY_TIMEOUT + 1, took
+    assert answer.startswith(b"HTTP/1.1 200"), answer[:300]
+    assert b'"added":2500' in answer, answer[-300:]
+    assert code == 0, server.log()

@@ -15,6 +15,13 @@ enum UploadedFile {
     /// The body of `request`, at most `limit` bytes (413 beyond, before reading further), as
     /// bytes mapped from a temporary file.
     static func receive(_ request: Request, limit: Int, tooLarge: String) async throws -> Data {
+        let file = try await receiveFile(request, limit: limit, tooLarge: tooLarge)
+        return try file.mapped()
+    }
+
+    /// The body of `request`, at most `limit` bytes, in a temporary file of no name that lives
+    /// as long as the `ReceivedFile` does.
+    static func receiveFile(_ request: Request, limit: Int, tooLarge: String) async throws -> ReceivedFile {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw APIError(status: .contentTooLarge, code: "too_large", message: tooLarge)
         }
@@ -25,20 +32,14 @@ enum UploadedFile {
                            message: "The server could not make room for the upload; nothing was changed. Try again later.")
         }
         unlink(path)
-        defer { close(descriptor) }  // a mapping outlives its descriptor
-        var received = 0
+        let file = ReceivedFile(descriptor: descriptor)
         for try await buffer in request.body {
-            received += buffer.readableBytes
+            file.size += buffer.readableBytes
             // A chunked body has no Content-Length to refuse it by up front.
-            guard received <= limit else { throw APIError(status: .contentTooLarge, code: "too_large", message: tooLarge) }
+            guard file.size <= limit else { throw APIError(status: .contentTooLarge, code: "too_large", message: tooLarge) }
             try buffer.withUnsafeReadableBytes { bytes in try writeAll(bytes, to: descriptor) }
         }
-        guard received > 0 else { return Data() }
-        guard let mapped = mmap(nil, received, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
-            throw APIError(status: .insufficientStorage, code: "disk_full",
-                           message: "The server could not read the upload back; nothing was changed. Try again later.")
-        }
-        return Data(bytesNoCopy: mapped, count: received, deallocator: .custom { pointer, count in _ = munmap(pointer, count) })
+        return file
     }
 
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws {
@@ -48,10 +49,36 @@ enum UploadedFile {
             if written < 0 {
                 if errno == EINTR { continue }
                 throw APIError(status: .insufficientStorage, code: "disk_full",
-                               message: "The server's disk is full: the photo was not kept, and everything saved before is intact.")
+                               message: "The server's disk is full: the upload was not kept, and everything saved before is intact.")
             }
             offset += written
         }
+    }
+}
+
+/// A received body in a file with no name, closed (and so gone) when this is released.
+final class ReceivedFile: @unchecked Sendable {
+    // Written only while the body is received, by one task; read after.
+    let descriptor: Int32
+    fileprivate(set) var size = 0
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    deinit { close(descriptor) }
+
+    /// A name by which the file can be opened again while this holds it (the kernel's link to
+    /// an open descriptor), for a reader that wants a path, as a ZIP reader does.
+    var path: String { "/dev/fd/\(descriptor)" }
+
+    /// Its bytes, mapped from the file: the kernel pages them in and out as needed. The mapping
+    /// outlives the descriptor.
+    func mapped() throws -> Data {
+        guard size > 0 else { return Data() }
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
+            throw APIError(status: .insufficientStorage, code: "disk_full",
+                           message: "The server could not read the upload back; nothing was changed. Try again later.")
+        }
+        return Data(bytesNoCopy: mapped, count: size, deallocator: .custom { pointer, count in _ = munmap(pointer, count) })
     }
 }
 

@@ -2,33 +2,75 @@ import DiaryCore
 import HTTPTypes
 import Synchronization
 
-/// How many photos each user is sending at once. An upload holds a temporary file of up to
-/// 20 MB and the work of hashing and cleaning it: one user's hundred uploads at once would fill
-/// the disk and take the cores every other user's saves need. The web app sends one photo at a
-/// time; four leave room for a second device and a retry whose first try has not yet ended.
+/// How many uploads of one kind each user, and everyone together, are sending at once. A photo
+/// upload holds a temporary file of up to 20 MB and the work of hashing and cleaning it; an
+/// import holds a whole file and its photos: one user's hundred at once would fill the disk and
+/// take the cores every other user's saves need. Beyond the limit, `429` with `Retry-After`.
 final class UploadsInFlight: Sendable {
-    static let perUser = 4
+    /// The web app sends one photo at a time; four leave room for a second device and a retry
+    /// whose first try has not yet ended.
+    static let photos = UploadsInFlight(perUser: 4, overall: nil, code: "too_many_uploads",
+                                        busy: "You are sending 4 photos at once already; send this one when one of them is done.")
+    /// An import is a whole diary: one each, and two on the server at once, are plenty.
+    static let imports = UploadsInFlight(perUser: 1, overall: 2, code: "import_running",
+                                         busy: "An import is running already; wait for it to finish, then import this file.")
+
+    let perUser: Int
+    let overall: Int?
+    let code: String
+    let busy: String
     private let counts = Mutex<[UserID: Int]>([:])
 
-    /// `upload`'s result, run while `user` has fewer than `perUser` uploads running; else `429`.
-    func run<T>(for user: UserID, _ upload: () async throws -> T) async throws -> T {
+    init(perUser: Int, overall: Int?, code: String, busy: String) {
+        self.perUser = perUser
+        self.overall = overall
+        self.code = code
+        self.busy = busy
+    }
+
+    /// Holds a place for `user`, else throws `429`. The place is given back by calling `done`.
+    func admit(_ user: UserID) throws -> Place {
         let admitted = counts.withLock { counts in
             let running = counts[user, default: 0]
-            guard running < Self.perUser else { return false }
+            guard running < perUser else { return false }
+            if let overall, counts.values.reduce(0, +) >= overall { return false }
             counts[user] = running + 1
             return true
         }
         guard admitted else {
-            throw APIError(status: .tooManyRequests, code: "too_many_uploads",
-                           message: "You are sending \(Self.perUser) photos at once already; send this one when one of them is done.",
-                           headers: [.retryAfter: "1"])
+            throw APIError(status: .tooManyRequests, code: code, message: busy, headers: [.retryAfter: "1"])
         }
-        defer {
-            counts.withLock { counts in
-                let running = counts[user, default: 1] - 1
-                counts[user] = running > 0 ? running : nil
-            }
-        }
+        return Place(of: user, in: self)
+    }
+
+    /// `upload`'s result, run while `user` has a place; else `429`.
+    func run<T>(for user: UserID, _ upload: () async throws -> T) async throws -> T {
+        let place = try admit(user)
+        defer { place.done() }
         return try await upload()
+    }
+
+    fileprivate func release(_ user: UserID) {
+        counts.withLock { counts in
+            let running = counts[user, default: 1] - 1
+            counts[user] = running > 0 ? running : nil
+        }
+    }
+
+    /// A place held: given back once, by `done`.
+    final class Place: Sendable {
+        private let user: UserID
+        private let uploads: UploadsInFlight
+        private let given = Mutex(false)
+
+        fileprivate init(of user: UserID, in uploads: UploadsInFlight) {
+            self.user = user
+            self.uploads = uploads
+        }
+
+        func done() {
+            guard !given.withLock({ given in defer { given = true }; return given }) else { return }
+            uploads.release(user)
+        }
     }
 }

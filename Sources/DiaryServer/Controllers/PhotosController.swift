@@ -9,7 +9,7 @@ import Hummingbird
 struct PhotosController {
     typealias Context = DiaryRequestContext
     let photos: @Sendable (UserID) -> DiaryPhotos
-    let uploads = UploadsInFlight()
+    let uploads = UploadsInFlight.photos
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.post("photos", use: add)

@@ -4,7 +4,7 @@ import NIOHTTPTypes
 
 /// Cuts off a client that is slow to send a request: one whose headers have not all come within
 /// `headLimit` of connecting (or of the end of its last answer), or whose body has not all come
-/// within `bodyLimit` of its headers. It is answered `408 Request Timeout` and disconnected (just
+/// within `bodyLimit` of its headers (or of its last megabyte, for a large upload). It is answered `408 Request Timeout` and disconnected (just
 /// disconnected if its answer had begun). A connection on which nothing at all has come meanwhile
 /// (a browser keeping it for later) is closed without a word, as HTTP/1.1 expects of an idle
 /// one: a 408 there could be read as the answer to a request the client sent as it was being
@@ -33,8 +33,11 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests whose head has come and whose answer has not yet ended (more than one when a
     /// client pipelines): the head's clock runs only while there are none.
     private var unanswered = 0
-    /// When the head of a request whose body is still coming arrived.
+    /// When the head of a request whose body is still coming arrived, or its last megabyte.
     private var bodySince: NIODeadline?
+    /// The body's bytes since `bodySince`.
+    private var bodyBytes = 0
+    static let bodyProgress = 1 << 20
     /// Whether an answer has begun and not ended: then a 408 cannot be sent in its middle.
     private var answering = false
     /// Whether any byte has come since the clock started: a request has begun.
@@ -64,10 +67,17 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
             // Only when the body's limit is shorter than the time the timer has left (never
             // with the defaults) does the timer move; most requests end in the same read.
             if since + bodyLimit < checkAt { schedule(at: since + bodyLimit, context: context) }
+            bodyBytes = 0
         case .end:
             bodySince = nil
-        case .body:
-            break
+        case .body(let part):
+            // A large upload (an import of years of photos) takes longer than the limit: each
+            // megabyte that comes starts the body's clock again. A trickle never does.
+            bodyBytes += part.readableBytes
+            if bodyBytes >= Self.bodyProgress {
+                bodyBytes = 0
+                bodySince = .now()
+            }
         }
         context.fireChannelRead(data)
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiaryArchives
 import DiaryCore
 import Foundation
 
@@ -24,33 +25,23 @@ struct ImportCommand: AsyncParsableCommand {
     var file: String
 
     func run() async throws {
-        guard let head = FileHandle(forReadingAtPath: file).flatMap({ try? $0.read(upToCount: 4) }) else {
-            throw FileError.unreadable(file)
-        }
         let store = try await options.openDiary()
-        var read: ImportedFile
-        var photosAdded = 0
-        if ZipImport.isZip(head) {
-            (read, photosAdded) = try await ZipImport(store: store).read(file, as: format)
-        } else {
-            guard let data = FileManager.default.contents(atPath: file) else { throw FileError.unreadable(file) }
-            read = try ImportFile.read(data, as: format)
-            // A JSON file alone has none of the photos it places: they are in Day One's ZIP.
-            read.notKept.add("photo (not in a JSON file: import Day One's ZIP to bring them)", read.photos.map(\.count).reduce(0, +))
-            read.dropBlankEntries()
-        }
-        let summary = try await store.importEntries(read.entries)
-        print(Self.report(summary, photosAdded: photosAdded, notKept: read.notKept))
+        let bar = ProgressBar.onStandardError()
+        let report = try await DiaryImport(store: store, photos: DiaryPhotos(rows: store.photos))
+            .run(path: file, name: file, format: format) { bar?.show($0) }
+        bar?.clear()
+        print(Self.report(report))
     }
 
     /// What the import did, in a line or two: entries added, those already there, photos
     /// kept, and what the file held that Diary has no place for.
-    static func report(_ summary: ImportSummary, photosAdded: Int, notKept: NotKept) -> String {
-        var message = "Imported \(summary.imported) \(summary.imported == 1 ? "entry" : "entries")"
+    static func report(_ report: DiaryImport.Report) -> String {
+        let (added, photosAdded) = (report.added, report.photosAdded)
+        var message = "Imported \(added) \(added == 1 ? "entry" : "entries")"
             + (photosAdded == 0 ? "." : " and \(photosAdded) photo\(photosAdded == 1 ? "" : "s").")
-        if summary.skipped > 0 { message += " Skipped \(summary.skipped) already in the diary." }
-        if summary.imported == 0 && summary.skipped > 0 { message += " Nothing new: this file was imported before." }
-        if !notKept.isEmpty { message += "\nNot kept (Diary has no place for them): \(notKept)." }
+        if report.skipped > 0 { message += " Skipped \(report.skipped) already in the diary." }
+        if added == 0 && report.skipped > 0 { message += " Nothing new: this file was imported before." }
+        if !report.notKept.isEmpty { message += "\nNot kept (Diary has no place for them): \(report.notKept)." }
         return message
     }
 }
@@ -58,12 +49,10 @@ struct ImportCommand: AsyncParsableCommand {
 extension ImportFormat: ExpressibleByArgument {}
 
 enum FileError: Error, CustomStringConvertible {
-    case unreadable(String)
     case unwritable(String, String)
 
     var description: String {
         switch self {
-        case .unreadable(let path): "Cannot read \(path): check that the file exists and that you may read it."
         case .unwritable(let path, let reason): "Cannot write \(path) (\(reason)); nothing was exported."
         }
     }

@@ -2,7 +2,7 @@ import DiaryCore
 import Foundation
 import ZIPFoundation
 
-/// `diary import diary.zip`: the ZIP that `diary export --format zip` writes. Its `diary.json`
+/// The ZIP that `diary export --format zip` writes. Its `diary.json`
 /// is read as any JSON export; each photo an entry names is taken from `photos/` and kept (its
 /// metadata taken out, as any upload's) before the entries are imported, all of them or none.
 ///
@@ -14,43 +14,51 @@ struct ZipImport {
     /// The most the JSON may inflate to: a 20-year diary exports about 200 MB.
     static let maximumJSONBytes = 1 << 30
 
-    let store: Diary
+    /// Where the photos are kept (the server's, with the writer's quota).
+    let photos: DiaryPhotos
+    /// Told when the entries are read, then as each photo is kept.
+    let progress: DiaryImport.Told
 
     /// Whether `data` starts as a ZIP does.
     static func isZip(_ data: Data) -> Bool { data.starts(with: [0x50, 0x4B, 0x03, 0x04]) }
 
-    /// The ZIP at `path`, and its files by name, once every name and kind is checked: any file
-    /// that climbs out of its folder, or a link, refuses the whole ZIP.
-    static func open(_ path: String) throws -> (Archive, [String: ZIPFoundation.Entry]) {
+    /// The ZIP at `path` (named `zip` in messages), and its files by name, once every name, kind
+    /// and size is checked: any file that climbs out of its folder, a link, or a file larger than
+    /// it may be refuses the whole ZIP.
+    static func open(_ path: String, zip: String) throws -> (Archive, [String: ZIPFoundation.Entry]) {
         let archive: Archive
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
-            throw ZipImportError.unreadable(path)
+            throw ZipImportError.unreadable(zip)
         }
         var members: [String: ZIPFoundation.Entry] = [:]
         for member in archive {
             let name = member.path
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
             guard !name.hasPrefix("/"), !name.contains("\\"), !parts.contains(".."), !name.contains("\0") else {
-                throw ZipImportError.unsafe(path, "it has a file named \"\(name)\", outside its own folder")
+                throw ZipImportError.unsafe(zip, "it has a file named \"\(name)\", outside its own folder")
             }
-            guard member.type != .symlink else { throw ZipImportError.unsafe(path, "it holds a link (\"\(name)\")") }
+            guard member.type != .symlink else { throw ZipImportError.unsafe(zip, "it holds a link (\"\(name)\")") }
+            // What a member says it unpacks to, checked before anything is read (a ZIP that
+            // lies about it is stopped as it is inflated).
+            let limit = name.hasPrefix("photos/") ? DiaryPhotos.maximumUploadBytes : maximumJSONBytes
+            guard member.uncompressedSize <= UInt64(limit) else { throw ZipImportError.tooLarge(zip, name, limit) }
             if member.type == .file { members[name] = member }
         }
         return (archive, members)
     }
 
-    /// The entries of the ZIP at `path` (Diary's, or Day One's when it has no `diary.json`),
-    /// their photos kept; and how many photos were new.
-    func read(_ path: String, as format: ImportFormat?) async throws -> (file: ImportedFile, photosAdded: Int) {
-        let (archive, members) = try Self.open(path)
+    /// The entries of the ZIP at `path`, named `zip` in messages (Diary's, or Day One's when it
+    /// has no `diary.json`), their photos kept; and how many photos were new.
+    func read(_ path: String, zip: String, as format: ImportFormat?) async throws -> (file: ImportedFile, photosAdded: Int) {
+        let (archive, members) = try Self.open(path, zip: zip)
         if format == .dayone || (format == nil && members["diary.json"] == nil && members.keys.contains(where: DayOneZipImport.isJournal)) {
-            return try await DayOneZipImport(store: store).read(archive, members: members, zip: path)
+            return try await DayOneZipImport(photos: photos, progress: progress).read(archive, members: members, zip: zip)
         }
         guard format == nil || format == .diary else { throw ImportError.notThisFormat(format!) }
-        guard let json = members["diary.json"] else { throw ZipImportError.noDiary(path) }
-        let entries = try ImportFile.read(try Self.inflate(json, in: archive, limit: Self.maximumJSONBytes, zip: path), as: .diary).entries
+        guard let json = members["diary.json"] else { throw ZipImportError.noDiary(zip) }
+        let entries = try ImportFile.read(try Self.inflate(json, in: archive, limit: Self.maximumJSONBytes, zip: zip), as: .diary).entries
         // Each photo named by an entry: from the ZIP (by its name, whatever its extension), or
         // already in the diary.
         var byName: [PhotoID: ZIPFoundation.Entry] = [:]
@@ -59,22 +67,25 @@ struct ZipImport {
             if let id = PhotoID(file.prefix { $0 != "." }) { byName[id] = member }
         }
         let named = Array(Set(entries.flatMap { $0.photos.map(\.id) }))
-        let held = try await store.photos.photos(ids: named)
-        let photos = DiaryPhotos(rows: store.photos)
+        let held = try await photos.rows.photos(ids: named)
         var renamed: [PhotoID: StoredPhoto] = [:]
         var added = 0
-        for id in named where held[id] == nil {
-            guard let member = byName[id] else { continue }  // the import names the entry that lacks it
-            let bytes = try Self.inflate(member, in: archive, limit: DiaryPhotos.maximumUploadBytes, zip: path)
+        let wanted = named.filter { held[$0] == nil && byName[$0] != nil }  // a missing one: the import names its entry
+        progress(.read(entries: entries.count))
+        progress(.photos(done: 0, of: wanted.count))
+        for (done, id) in wanted.enumerated() {
+            let member = byName[id]!
+            let bytes = try Self.inflate(member, in: archive, limit: DiaryPhotos.maximumUploadBytes, zip: zip)
             do {
                 let (photo, isNew) = try await photos.add(bytes)
                 renamed[id] = photo
                 if isNew { added += 1 }
             } catch let error as PhotoError {
-                throw ZipImportError.badPhoto(path, member.path, error.description)
-            } catch let error as DiaryPhotoError {
-                throw ZipImportError.badPhoto(path, member.path, error.description)
+                throw ZipImportError.badPhoto(zip, member.path, error.description)
+            } catch let error as DiaryPhotoError where error.isAboutThisPhoto {
+                throw ZipImportError.badPhoto(zip, member.path, error.description)
             }
+            progress(.photos(done: done + 1, of: wanted.count))
         }
         // A photo whose bytes changed as it was kept (metadata taken out) has a new name.
         var file = ImportedFile(format: .diary, entries: entries)
@@ -105,14 +116,14 @@ struct ZipImport {
     }
 }
 
-enum ZipImportError: Error, CustomStringConvertible {
+public enum ZipImportError: Error, CustomStringConvertible {
     case unreadable(String)
     case unsafe(String, String)
     case noDiary(String)
     case tooLarge(String, String, Int)
     case badPhoto(String, String, String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .unreadable(let path):
             "\(path) is not a ZIP file Diary can read; nothing was imported."

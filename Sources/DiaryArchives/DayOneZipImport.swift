@@ -2,13 +2,14 @@ import DiaryCore
 import Foundation
 import ZIPFoundation
 
-/// `diary import Export.zip` from Day One: one JSON file per journal at the top of the ZIP
+/// Day One's ZIP export: one JSON file per journal at the top of the ZIP
 /// (`Journal.json`, `Travel.json`, …) and each photo as `photos/<md5>.<type>`. Every journal is
 /// read and checked before any photo is kept; then each photo an entry places is taken from the
 /// ZIP, one at a time, and kept as any photo is (`DiaryPhotos`: checked, its metadata taken out).
 /// The ZIP's names and sizes are checked as Diary's own ZIP's are (`ZipImport`).
 struct DayOneZipImport {
-    let store: Diary
+    let photos: DiaryPhotos
+    let progress: DiaryImport.Told
 
     /// A journal: a JSON file at the top of the ZIP.
     static func isJournal(_ name: String) -> Bool {
@@ -43,9 +44,11 @@ struct DayOneZipImport {
         for (name, member) in members where name.hasPrefix("photos/") {
             byName[String(name.dropFirst("photos/".count).prefix { $0 != "." }).lowercased()] = member
         }
-        let photos = DiaryPhotos(rows: store.photos)
         var kept: [String: StoredPhoto] = [:]  // by md5: a photo placed in two entries is read once
         var added = 0
+        let toKeep = Set(file.photos.joined().map(\.file)).filter { byName[$0] != nil }.count
+        progress(.read(entries: file.entries.count))
+        progress(.photos(done: 0, of: toKeep))
         for index in file.entries.indices where !file.photos[index].isEmpty {
             var entryPhotos: [EntryPhoto] = []
             for wanted in file.photos[index] {
@@ -61,9 +64,10 @@ struct DayOneZipImport {
                         if isNew { added += 1 }
                         photo = stored
                         kept[wanted.file] = stored
+                        progress(.photos(done: kept.count, of: toKeep))
                     } catch let error as PhotoError {
                         throw ZipImportError.badPhoto(zip, member.path, error.description)
-                    } catch let error as DiaryPhotoError {
+                    } catch let error as DiaryPhotoError where error.isAboutThisPhoto {
                         throw ZipImportError.badPhoto(zip, member.path, error.description)
                     }
                 }
@@ -78,10 +82,10 @@ struct DayOneZipImport {
     }
 }
 
-enum DayOneZipError: Error, CustomStringConvertible {
+public enum DayOneZipError: Error, CustomStringConvertible {
     case journal(String, String, String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .journal(let zip, let name, let why): "\(zip): \(name): \(why)"
         }

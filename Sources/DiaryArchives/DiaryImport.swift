@@ -1,0 +1,94 @@
+import DiaryCore
+import Foundation
+
+/// One import of a file into one writer's diary, whatever its format (`ImportFormat`): the file
+/// read and checked, the photos of a ZIP kept, then every entry stored in one transaction, all
+/// or none. `diary import` and the server's `POST /api/v1/import` both run it, telling the
+/// writer how far it has got through `progress`.
+public struct DiaryImport: Sendable {
+    public typealias Told = @Sendable (Progress) -> Void
+
+    /// How far an import has got.
+    public enum Progress: Sendable, Equatable {
+        /// The file is read and checked: `entries` to store.
+        case read(entries: Int)
+        /// A ZIP's photos kept so far, and how many there are to keep.
+        case photos(done: Int, of: Int)
+        /// The entries are being stored, in one transaction.
+        case saving(entries: Int)
+    }
+
+    /// What the import did.
+    public struct Report: Sendable, Equatable {
+        public var added: Int
+        /// Entries the diary had already (imported before).
+        public var skipped: Int
+        public var photosAdded: Int
+        public var notKept: NotKept
+    }
+
+    /// The most a file that is not a ZIP may hold (a JSON export, a jrnl journal): a 20-year
+    /// diary's JSON is about 200 MB. A larger one is refused before it is read.
+    public static let maximumTextBytes = 1 << 30
+
+    let store: Diary
+    let photos: DiaryPhotos
+
+    public init(store: Diary, photos: DiaryPhotos) {
+        self.store = store
+        self.photos = photos
+    }
+
+    /// Imports the file at `path`, called `name` in messages; `format` when the writer named it,
+    /// else the one its content shows.
+    public func run(path: String, name: String, format: ImportFormat?,
+                    progress: @escaping Told = { _ in }) async throws -> Report {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw ImportFileError.unreadable(name) }
+        let head = (try? handle.read(upToCount: 4)) ?? Data()
+        try? handle.close()
+        var read: ImportedFile
+        var photosAdded = 0
+        if ZipImport.isZip(head) {
+            (read, photosAdded) = try await ZipImport(photos: photos, progress: progress).read(path, zip: name, as: format)
+        } else {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            guard size <= Self.maximumTextBytes else { throw ImportFileError.tooLarge(name, Self.maximumTextBytes) }
+            // Mapped, not read: the kernel pages it in as the parser goes.
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else {
+                throw ImportFileError.unreadable(name)
+            }
+            read = try ImportFile.read(data, as: format)
+            // A JSON file alone has none of the photos it places: they are in Day One's ZIP.
+            read.notKept.add("photo (not in a JSON file: import Day One's ZIP to bring them)", read.photos.map(\.count).reduce(0, +))
+            read.dropBlankEntries()
+            progress(.read(entries: read.entries.count))
+        }
+        progress(.saving(entries: read.entries.count))
+        let summary = try await store.importEntries(read.entries)
+        return Report(added: summary.imported, skipped: summary.skipped, photosAdded: photosAdded, notKept: read.notKept)
+    }
+
+}
+
+/// A file that cannot be imported before its content is looked at.
+public enum ImportFileError: Error, CustomStringConvertible {
+    case unreadable(String)
+    case tooLarge(String, Int)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let name):
+            "Cannot read \(name): check that the file exists and that you may read it."
+        case .tooLarge(let name, let limit):
+            "\(name) is larger than \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .file)), more than any diary's entries take; nothing was imported. A diary with photos comes as a ZIP."
+        }
+    }
+}
+
+extension DiaryPhotoError {
+    /// Whether the error is about the photo itself (refused as it is), not the diary's room.
+    var isAboutThisPhoto: Bool {
+        if case .overQuota = self { return false }
+        return true
+    }
+}

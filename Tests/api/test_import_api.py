@@ -1,0 +1,214 @@
+"""`POST /api/v1/import`: what `diary import` reads, through the API, for the web app's
+settings. Day One's ZIP with its photos, Diary's own export back in, jrnl's JSON; the progress
+as lines for a client that asks; every bad or hostile file refused with a 4xx that says why,
+and nothing stored changed. Every response is held to openapi.yaml (check_exchange)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import select
+import socket
+import sys
+import zipfile
+from pathlib import Path
+
+import requests
+
+from diary_api import Api, assert_error, auth_headers, check_exchange
+from diary_harness import wait_for
+from test_import_formats import DAY_ONE, day_one_zip
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import photo_files  # noqa: E402
+
+PROGRESS = {"Accept": "application/x-ndjson"}
+
+
+def send(api: Api, body: bytes, headers: dict | None = None, **params) -> requests.Response:
+    return api.post("/api/v1/import", data=body, params=params or None,
+                    headers={"Content-Type": "application/octet-stream", **(headers or {})}, timeout=120)
+
+
+def lines(response: requests.Response) -> list:
+    assert response.headers["Content-Type"] == "application/x-ndjson", response.headers
+    return [json.loads(line) for line in response.text.splitlines()]
+
+
+def entries(api: Api) -> list:
+    return api.list_all()
+
+
+def test_a_day_one_zip_brings_its_entries_and_photos_and_a_second_import_adds_nothing(api, tmp_path):
+    archive, _ = day_one_zip(tmp_path)
+    response = send(api, archive.read_bytes())
+    assert response.status_code == 200, response.text
+    report = response.json()
+    assert (report["added"], report["skipped"], report["photos"]) == (3, 0, 2), report
+    assert report["notKept"]["creationDevice"] == 3 and "location.placeName" in report["notKept"], report
+    rows = {row["title"]: row for row in entries(api)}
+    assert "Jeju, day one" in rows and len(rows) == 3
+    jeju = api.get(f"/api/v1/entries/{rows['Jeju, day one']['id']}").json()
+    assert jeju["starred"] and jeju["tags"] == ["travel", "여행"] and len(jeju["photos"]) == 1
+    # The photo kept is the owner's, with no place left in it.
+    photo = api.get(f"/api/v1/photos/{jeju['photos'][0]['id']}")
+    assert photo.status_code == 200 and not photo_files.has_gps(photo.content)
+
+    again = send(api, archive.read_bytes())
+    assert again.status_code == 200 and (again.json()["added"], again.json()["skipped"]) == (0, 3), again.text
+    assert len(entries(api)) == 3
+
+
+def test_the_progress_comes_a_line_at_a_time_and_the_report_last(api, tmp_path):
+    archive, _ = day_one_zip(tmp_path)
+    response = send(api, archive.read_bytes(), PROGRESS)
+    assert response.status_code == 200, response.text
+    told = lines(response)
+    stages = [line["stage"] for line in told]
+    assert stages[0] == "read" and told[0]["entries"] == 3, told
+    photos = [(line["done"], line["of"]) for line in told if line["stage"] == "photos"]
+    assert photos[0] == (0, 2) and photos[-1] == (2, 2) and photos == sorted(photos), told
+    assert stages[-2:] == ["saving", "done"], stages
+    assert told[-1]["report"]["added"] == 3 and told[-1]["report"]["photos"] == 2, told[-1]
+
+
+def test_diarys_own_export_comes_back_whole_into_another_diary(start_server):
+    first, second = start_server(), start_server()
+    source = Api(first.base_url)
+    source.create("Rain", "All day, 비가 왔다.", tags=["weather"], starred=True)
+    source.create("Sun", "At last.")
+    exported = source.get("/api/v1/export").content
+    target = Api(second.base_url)
+    response = send(target, exported, PROGRESS)
+    assert response.status_code == 200, response.text
+    assert [line["stage"] for line in lines(response)] == ["read", "saving", "done"]
+    assert target.get("/api/v1/export").content == exported
+
+
+def test_jrnls_json_export_is_read_and_format_names_it(api):
+    journal = {"tags": {"@work": 1}, "entries": [
+        {"title": "Standup", "body": "Short one. @work", "date": "2026-03-02", "time": "09:15", "tags": ["@work"], "starred": True},
+        {"title": "Evening", "body": "", "date": "2026-03-02", "time": "21:00", "tags": [], "starred": False},
+    ]}
+    body = json.dumps(journal).encode()
+    response = send(api, body, format="jrnl-json")
+    assert response.status_code == 200 and response.json()["added"] == 2, response.text
+    titles = sorted(row["title"] for row in entries(api))
+    assert titles == ["Evening", "Standup"]
+    # Named as what it is not: refused, nothing added.
+    assert_error(send(api, body, format="dayone"), 422, "bad_import")
+    assert_error(send(api, body, format="nonsense"), 400, "bad_request")
+    assert len(entries(api)) == 2
+
+
+def test_a_bad_record_imports_nothing_and_is_named_even_when_progress_was_asked(api):
+    mine = api.create("Mine", "kept as it was")
+    journal = json.loads(DAY_ONE.read_text())
+    journal["entries"][2]["tags"] = ["ok", 7]
+    for headers in ({}, PROGRESS):
+        payload = assert_error(send(api, json.dumps(journal).encode(), headers), 422, "bad_import")
+        assert "Record 3" in payload["message"] and "Nothing was imported" in payload["message"], payload
+    assert [row["id"] for row in entries(api)] == [mine["id"]]
+
+
+def test_what_is_no_diary_at_all_is_refused_with_a_message(api):
+    payload = assert_error(send(api, b"title,body\nRain,All day\n"), 415, "unknown_format")
+    assert "Day One" in payload["message"] and "jrnl" in payload["message"], payload
+    assert_error(send(api, b""), 400, "bad_request")
+    assert_error(send(api, b"[" * 100_000 + b"]" * 100_000), 422, "bad_import")
+    assert_error(send(api, b"\xff\xfe\x00garbage" * 100), 415, "unknown_format")
+    assert entries(api) == []
+
+
+def test_hostile_zips_are_refused_and_nothing_is_kept_or_written_outside(api, tmp_path):
+    mine = api.create("Mine", "kept as it was")
+    traversal, _ = day_one_zip(tmp_path, "traversal.zip", {"../../escaped.txt": b"out"})
+    bomb, journal = day_one_zip(tmp_path, "bomb.zip")
+    md5 = journal["entries"][0]["photos"][0]["md5"]
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("Journal.json", json.dumps(journal))
+        z.writestr(f"photos/{md5}.jpeg", b"\xff\xd8\xff" + b"\0" * (30 * 1024 * 1024))
+    link, _ = day_one_zip(tmp_path, "link.zip")
+    with zipfile.ZipFile(link, "a") as z:
+        info = zipfile.ZipInfo("photos/link.jpeg")
+        info.create_system = 3
+        info.external_attr = (0o120777 << 16)
+        z.writestr(info, "/etc/passwd")
+    not_a_photo, journal = day_one_zip(tmp_path, "fake.zip")
+    with zipfile.ZipFile(not_a_photo, "w") as z:
+        z.writestr("Journal.json", json.dumps(journal))
+        z.writestr(f"photos/{journal['entries'][0]['photos'][0]['md5']}.jpeg", b"not a photo at all")
+    expected = {traversal: (422, "bad_import"), bomb: (413, "too_large"), link: (422, "bad_import")}
+    for path, (status, code) in expected.items():
+        for headers in ({}, PROGRESS):
+            payload = assert_error(send(api, path.read_bytes(), headers), status, code)
+            assert "othing was imported" in payload["message"], (path.name, payload)
+    # A photo that is none is found once the entries are read: with progress, the last line.
+    assert_error(send(api, not_a_photo.read_bytes()), 422, "bad_import")
+    told = lines(send(api, not_a_photo.read_bytes(), PROGRESS))
+    assert told[0]["stage"] == "read" and told[-1]["stage"] == "failed" and told[-1]["error"] == "bad_import", told
+    assert "Nothing was imported" in told[-1]["message"]
+    assert [row["id"] for row in entries(api)] == [mine["id"]]
+    assert not (tmp_path.parent / "escaped.txt").exists()
+
+
+def test_a_zip_over_the_photo_allowance_imports_nothing(start_server, tmp_path):
+    server = start_server("--photo-quota", "1")
+    api = Api(server.base_url)
+    journal = json.loads(DAY_ONE.read_text())
+    big = photo_files.jpeg(2000, 1500, quality=95, noise=True)
+    assert len(big) > 1_200_000, len(big)  # more than the 1 MB allowance
+    archive = tmp_path / "big.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        md5 = hashlib.md5(big).hexdigest()
+        journal["entries"][0]["photos"][0]["md5"] = md5
+        journal["entries"][2]["photos"][0]["md5"] = md5
+        z.writestr("Journal.json", json.dumps(journal))
+        z.writestr(f"photos/{md5}.jpeg", big)
+    assert_error(send(api, archive.read_bytes()), 413, "over_quota")
+    assert entries(api) == []
+
+
+def test_one_import_at_a_time_and_the_place_frees_when_it_ends(api, base_url):
+    address = base_url.removeprefix("http://").rstrip("/")
+    host, port = address.rsplit(":", 1)
+    head = "".join(f"{name}: {value}\r\n" for name, value in auth_headers(base_url).items())
+
+    def half_sent():
+        """An import half sent, its sender slow: it holds the writer's place."""
+        connection = socket.create_connection((host, int(port)), timeout=10)
+        connection.sendall(f"POST /api/v1/import HTTP/1.1\r\nHost: {address}\r\n{head}"
+                           f"Content-Type: application/zip\r\nContent-Length: 1000000\r\n\r\n".encode() + b"PK\x03\x04" + bytes(1000))
+        return connection
+
+    held = [half_sent()]
+    journal = DAY_ONE.read_bytes()
+
+    def second_refused():
+        if select.select([held[0]], [], [], 0)[0]:  # answered (refused) before it took the place
+            held[0].close()
+            held[0] = half_sent()
+        response = send(api, journal)
+        return response.status_code == 429 and (response,)
+
+    try:
+        (refused,) = wait_for(second_refused, timeout=20, message="a second import at once to be refused")
+        assert_error(refused, 429, "import_running")
+        assert refused.headers["Retry-After"] == "1"
+    finally:
+        held[0].close()
+    done = wait_for(lambda: (r := send(api, journal)).status_code == 200 and (r,), timeout=20,
+                    message="the place to free once the slow import gave up")
+    assert done[0].json()["added"] == 2
+
+
+def test_an_access_token_may_import_and_a_stranger_may_not(server, base_url):
+    from diary_cli import cli
+    token = cli(server.database, "token", "create", "importer").strip()
+    response = requests.post(f"{base_url}/api/v1/import", data=DAY_ONE.read_bytes(),
+                             headers={"Authorization": f"Bearer {token}"}, timeout=60)
+    check_exchange(response)
+    assert response.status_code == 200 and response.json()["added"] == 2, response.text
+    stranger = requests.post(f"{base_url}/api/v1/import", data=DAY_ONE.read_bytes(), timeout=60)
+    check_exchange(stranger)
+    assert stranger.status_code == 401
