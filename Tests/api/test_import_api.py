@@ -212,3 +212,61 @@ def test_an_access_token_may_import_and_a_stranger_may_not(server, base_url):
     stranger = requests.post(f"{base_url}/api/v1/import", data=DAY_ONE.read_bytes(), timeout=60)
     check_exchange(stranger)
     assert stranger.status_code == 401
+
+
+# -- The ZIP exports, as downloads, and back in -------------------------------------------------
+
+def test_the_zip_download_holds_every_photo_and_comes_back_whole(start_server, tmp_path):
+    first, second = start_server(), start_server()
+    source = Api(first.base_url)
+    photo = source.post("/api/v1/photos", data=photo_files.jpeg(640, 480), headers={"Content-Type": "image/jpeg"}).json()
+    source.create("With a photo", "비 오는 날.", photos=[{"id": photo["id"], "caption": "The river"}])
+    source.create("Words only", "Nothing else.")
+    response = source.get("/api/v1/export", params={"format": "zip"})
+    assert response.status_code == 200, response.text
+    assert response.headers["Content-Type"] == "application/zip"
+    assert int(response.headers["Content-Length"]) == len(response.content)
+    assert ".zip" in response.headers["Content-Disposition"]
+    archive = tmp_path / "diary.zip"
+    archive.write_bytes(response.content)
+    with zipfile.ZipFile(archive) as z:
+        names = set(z.namelist())
+        assert {"diary.json", "diary.md", f"photos/{photo['id']}.jpg"} <= names, names
+        assert json.loads(z.read("diary.json")) == json.loads(source.get("/api/v1/export").content)
+
+    target = Api(second.base_url)
+    back = send(target, archive.read_bytes())
+    assert back.status_code == 200 and (back.json()["added"], back.json()["photos"]) == (2, 1), back.text
+    assert target.get("/api/v1/export").content == source.get("/api/v1/export").content
+
+
+def test_the_day_one_download_is_a_zip_day_one_reads_and_diary_reads_back(start_server, tmp_path):
+    first, second = start_server(), start_server()
+    source = Api(first.base_url)
+    photo = source.post("/api/v1/photos", data=photo_files.png(200, 120), headers={"Content-Type": "image/png"}).json()
+    source.create("Jeju", "Seongsan at dawn.", tags=["travel"], starred=True, photos=[{"id": photo["id"], "caption": ""}])
+    response = source.get("/api/v1/export", params={"format": "dayone"})
+    assert response.status_code == 200 and response.headers["Content-Type"] == "application/zip", response.text
+    assert "-dayone.zip" in response.headers["Content-Disposition"]
+    archive = tmp_path / "dayone.zip"
+    archive.write_bytes(response.content)
+    with zipfile.ZipFile(archive) as z:
+        journal = json.loads(z.read("Journal.json"))
+        assert journal["metadata"]["version"] == "1.0" and len(journal["entries"]) == 1
+        md5 = journal["entries"][0]["photos"][0]["md5"]
+        assert hashlib.md5(z.read(f"photos/{md5}.png")).hexdigest() == md5
+    target = Api(second.base_url)
+    back = send(target, archive.read_bytes(), PROGRESS)
+    assert lines(back)[-1]["report"]["added"] == 1
+    entry = target.list_all()[0]
+    assert entry["title"] == "Jeju" and entry["starred"] and entry["tags"] == ["travel"] and entry["photo"]
+
+
+def test_jrnls_json_download_is_what_jrnl_exports(api):
+    api.create("Standup", "Short one.", tags=["work"], starred=True, createdAt="2026-03-02T00:15:00Z")
+    response = api.get("/api/v1/export", params={"format": "jrnl", "timeZone": "Asia/Seoul"})
+    assert response.status_code == 200 and "-jrnl.json" in response.headers["Content-Disposition"], response.text
+    exported = response.json()
+    assert exported["tags"] == {"@work": 1}
+    (entry,) = exported["entries"]
+    assert (entry["title"], entry["date"], entry["time"], entry["starred"]) == ("Standup", "2026-03-02", "09:15", True)

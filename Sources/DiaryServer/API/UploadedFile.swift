@@ -56,11 +56,12 @@ enum UploadedFile {
     }
 }
 
-/// A received body in a file with no name, closed (and so gone) when this is released.
+/// A file with no name (a received body, a ZIP to send), closed (and so gone) when this is
+/// released.
 final class ReceivedFile: @unchecked Sendable {
     // Written only while the body is received, by one task; read after.
     let descriptor: Int32
-    fileprivate(set) var size = 0
+    var size = 0
 
     init(descriptor: Int32) { self.descriptor = descriptor }
 

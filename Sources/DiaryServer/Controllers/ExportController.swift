@@ -1,76 +1,106 @@
+import DiaryArchives
 import DiaryCore
 import Foundation
 import Hummingbird
 import NIOCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `GET /api/v1/export`: the writer's whole diary (not the trash) as a download, in the very
-/// formats `diary export` writes: Diary's JSON (which `diary import` reads back) or Markdown.
-/// Written a thousand entries at a time as they are read, so a 20-year diary is never whole in
-/// the server's memory.
+/// formats `diary export` writes (`DiaryExport`, `ZipExport`, `DayOneZipExport`). The text
+/// formats are written a thousand entries at a time as they are read, so a 20-year diary is
+/// never whole in the server's memory. A ZIP is made first in a private temporary file (its
+/// photos one at a time), then sent from it; the file has no name by then, so nothing is left
+/// behind whatever happens.
 struct ExportController {
     typealias Context = DiaryRequestContext
     let diaries: @Sendable (UserID) -> Diary
+    /// A ZIP takes the server's disk and a core while it is made: one per writer, two at once.
+    let zips = UploadsInFlight(perUser: 1, overall: 2, code: "export_running",
+                               busy: "A ZIP of this diary is being made already; download it, then ask again.")
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("export", use: export)
     }
 
-    enum Format: String {
-        case json, markdown
+    enum Format: String, CaseIterable {
+        case json, markdown, jrnl, zip, dayone
+
+        var file: (type: String, extension: String) {
+            switch self {
+            case .json, .jrnl: ("application/json; charset=utf-8", "json")
+            case .markdown: ("text/markdown; charset=utf-8", "md")
+            case .zip, .dayone: ("application/zip", "zip")
+            }
+        }
     }
 
-    static let batchSize = 1_000
-
     @Sendable func export(_ request: Request, context: Context) async throws -> Response {
-        let store = diaries(try context.requireUser().id)
+        let user = try context.requireUser().id
+        let store = diaries(user)
         guard let format = Format(rawValue: request.formValue("format") ?? "json") else {
-            throw APIError.badRequest("format must be json or markdown.")
+            throw APIError.badRequest("format must be one of \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         let zone = try OrganizeController.timeZone(request)
-        let locale = Self.locale(request)
+        let dates = LongDate(locale: Self.locale(request), timeZone: zone)
         let day = LongDate(locale: Locale(identifier: "en_US_POSIX"), timeZone: zone).isoDay(of: Date())
-        let (type, name) = format == .json
-            ? ("application/json; charset=utf-8", "diary-\(day).json") : ("text/markdown; charset=utf-8", "diary-\(day).md")
-        let headers: HTTPFields = [
-            .contentType: type,
+        let name = "diary-\(day)\(format == .dayone ? "-dayone" : format == .jrnl ? "-jrnl" : "").\(format.file.extension)"
+        var headers: HTTPFields = [
+            .contentType: format.file.type,
             .contentDisposition: "attachment; filename=\"\(name)\"",
             .cacheControl: "no-store",
         ]
+        if format == .zip || format == .dayone {
+            let place = try zips.admit(user)
+            defer { place.done() }
+            let file = try await Self.zip(format, of: store, dates: dates)
+            headers[.contentLength] = String(file.size)
+            return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: file.size) { writer in
+                let handle = FileHandle(fileDescriptor: file.descriptor, closeOnDealloc: false)
+                while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                    try await writer.write(ByteBuffer(bytes: chunk))
+                }
+                withExtendedLifetime(file) {}
+                try await writer.finish(nil)
+            })
+        }
         // Asked before the answer starts, so a diary that cannot be read is an error, not an
         // empty download.
-        let first = try await store.export(after: nil, limit: Self.batchSize)
+        _ = try await store.export(after: nil, limit: 1)
+        let text = DiaryExport.Format(rawValue: format.rawValue)!
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            let markdown = MarkdownExport(dates: LongDate(locale: locale, timeZone: zone))
-            let json = EntryJSONWriter()
-            var buffer: [UInt8] = Array((format == .markdown ? markdown.header : ExportFile.header).utf8)
-            var batch = first, isFirst = true
-            while true {
-                let files: [PhotoID: String]
-                let held = batch.entries.flatMap { $0.photos.map(\.id) }
-                if format == .markdown && !held.isEmpty {
-                    // As the CLI's Markdown links them: photos/ beside the file, by name and extension.
-                    files = try await store.photos.photos(ids: held).mapValues { "\($0.id.hex).\($0.format.fileExtension)" }
-                } else {
-                    files = [:]
-                }
-                for entry in batch.entries {
-                    switch format {
-                    case .json:
-                        if !isFirst { buffer.append(contentsOf: ExportFile.separator.utf8) }
-                        json.append(entry, to: &buffer)
-                    case .markdown:
-                        buffer.append(contentsOf: markdown.section(for: entry, photoFiles: files).utf8)
-                    }
-                    isFirst = false
-                }
-                try await writer.write(ByteBuffer(bytes: buffer))
-                buffer.removeAll(keepingCapacity: true)
-                guard let cursor = batch.nextCursor else { break }
-                batch = try await store.export(after: cursor, limit: Self.batchSize)
-            }
-            if format == .json { try await writer.write(ByteBuffer(string: ExportFile.footer)) }
+            try await DiaryExport(store: store, dates: dates).write(text) { try await writer.write(ByteBuffer(bytes: $0)) }
             try await writer.finish(nil)
         })
+    }
+
+    /// The ZIP, made in a private folder and opened; its name is gone before it is sent.
+    static func zip(_ format: Format, of store: Diary, dates: LongDate) async throws -> ReceivedFile {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-export-\(UUID().uuidString)").path
+        try OwnerOnlyFile.makeFolders(folder)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/diary.zip"
+        do {
+            if format == .dayone {
+                try await DayOneZipExport(store: store).write(to: path)
+            } else {
+                try await ZipExport(store: store, dates: dates).write(to: path)
+            }
+        } catch let error as any StorageFailure {
+            throw error
+        } catch {
+            throw APIError(status: .insufficientStorage, code: "disk_full",
+                           message: "The server could not make the ZIP (its disk may be full); nothing was changed. Try again later, or download the JSON.")
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw APIError.from(CocoaError(.fileReadUnknown)) }
+        let file = ReceivedFile(descriptor: descriptor)
+        file.size = Int(lseek(descriptor, 0, SEEK_END))
+        lseek(descriptor, 0, SEEK_SET)
+        return file
     }
 
     /// The Markdown's language for its dates: `language` (the web app's choice), else the

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiaryArchives
 import DiaryCore
 import Foundation
 
@@ -51,14 +52,18 @@ struct ExportCommand: AsyncParsableCommand {
             handle = FileHandle.standardOutput
         }
         do {
-            if format == .zip {
+            let dates = LongDate(environment: ProcessInfo.processInfo.environment)
+            switch format {
+            case .zip:
                 try handle.close()
-                try await ZipExport(store: store).write(to: temporary!)
-            } else if format == .dayone {
+                try await ZipExport(store: store, dates: dates).write(to: temporary!)
+            case .dayone:
                 try handle.close()
                 try await DayOneZipExport(store: store).write(to: temporary!)
-            } else {
-                try await Self.write(store: store, as: format, to: handle)
+            case .json, .markdown, .jrnl:
+                try await DiaryExport(store: store, dates: dates).write(DiaryExport.Format(rawValue: format.rawValue)!) {
+                    try handle.write(contentsOf: $0)
+                }
             }
             if let temporary, let output {
                 if !format.isZip { try handle.close() }
@@ -69,54 +74,5 @@ struct ExportCommand: AsyncParsableCommand {
             if let temporary { try? FileManager.default.removeItem(atPath: temporary) }
             throw error
         }
-    }
-
-    /// Writes the JSON or the Markdown export of `store` to `handle`; the names of the photos the
-    /// entries hold, in the order they first appear.
-    @discardableResult
-    static func write(store: Diary, as format: Format, to handle: FileHandle) async throws -> [PhotoID] {
-        var photos: [PhotoID] = [], seen = Set<PhotoID>()
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(4 << 20)
-        let writer = EntryJSONWriter()
-        let markdown = MarkdownExport(dates: LongDate(environment: ProcessInfo.processInfo.environment))
-        buffer.append(contentsOf: (format == .markdown ? markdown.header : format == .jrnl ? JrnlFile.header : ExportFile.header).utf8)
-        var tags: [String: Int] = [:]  // jrnl's JSON counts them
-        var batch = try await store.export(after: nil, limit: 1_000)
-        var first = true
-        while true {
-            // The next batch is read while this one is written: the two cores share the work.
-            let cursor = batch.nextCursor
-            async let following: EntryBatch? = cursor == nil ? nil : store.export(after: cursor, limit: 1_000)
-            let held = batch.entries.flatMap { $0.photos.map(\.id) }
-            for id in held where seen.insert(id).inserted { photos.append(id) }
-            // The Markdown links each photo by its file's name, extension and all.
-            let files = format == .markdown && !held.isEmpty
-                ? try await store.photos.photos(ids: held).mapValues { ZipExport.fileName(of: $0) } : [:]
-            for entry in batch.entries {
-                switch format {
-                case .json, .zip, .dayone:
-                    if !first { buffer.append(contentsOf: ExportFile.separator.utf8) }
-                    writer.append(entry, to: &buffer)
-                case .jrnl:
-                    if !first { buffer.append(contentsOf: JrnlFile.separator.utf8) }
-                    buffer.append(contentsOf: JrnlFile.record(for: entry))
-                    for tag in entry.tags { tags["@" + tag, default: 0] += 1 }
-                case .markdown:
-                    buffer.append(contentsOf: markdown.section(for: entry, photoFiles: files).utf8)
-                }
-                first = false
-            }
-            try handle.write(contentsOf: buffer)
-            buffer.removeAll(keepingCapacity: true)
-            guard let next = try await following else { break }
-            batch = next
-        }
-        if format == .jrnl {
-            try handle.write(contentsOf: Array(JrnlFile.footer(tags: tags).utf8))
-        } else if format != .markdown {
-            try handle.write(contentsOf: Array(ExportFile.footer.utf8))
-        }
-        return photos
     }
 }

@@ -6,10 +6,14 @@ import ZIPFoundation
 /// version 1.0: `DayOneFile`) and each photo the entries hold, once, as `photos/<md5>.<type>`.
 /// `diary import` reads it back with nothing Diary keeps lost. One photo at a time is in memory,
 /// and the entries a batch at a time.
-struct DayOneZipExport {
+public struct DayOneZipExport: Sendable {
     let store: Diary
 
-    func write(to path: String) async throws {
+    public init(store: Diary) {
+        self.store = store
+    }
+
+    public func write(to path: String) async throws {
         let url = URL(fileURLWithPath: path)
         try? FileManager.default.removeItem(at: url)
         let archive = try Archive(url: url, accessMode: .create)

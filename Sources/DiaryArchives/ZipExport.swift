@@ -2,20 +2,27 @@ import DiaryCore
 import Foundation
 import ZIPFoundation
 
-/// `diary export --format zip`: the whole diary in one file anyone can open. `diary.json` (the
+/// The whole diary in one file anyone can open. `diary.json` (the
 /// JSON export, which `diary import` reads back), `diary.md` (the Markdown, its photos linked),
 /// and each photo the entries hold, once, in `photos/` (named by its name and kind). Photos are
 /// stored as they are (already compressed); the texts deflated. One photo at a time is in
-/// memory.
-struct ZipExport {
+/// memory. `diary export --format zip` writes it, and the server for `GET /api/v1/export?format=zip`.
+public struct ZipExport: Sendable {
     let store: Diary
+    /// The Markdown's dates: its language and zone.
+    let dates: LongDate
+
+    public init(store: Diary, dates: LongDate) {
+        self.store = store
+        self.dates = dates
+    }
 
     /// A photo's file in the ZIP: its name, then its kind's extension.
     static func fileName(of photo: StoredPhoto) -> String {
         "\(photo.id.hex).\(photo.format.fileExtension)"
     }
 
-    func write(to path: String) async throws {
+    public func write(to path: String) async throws {
         let url = URL(fileURLWithPath: path)
         try? FileManager.default.removeItem(at: url)
         let archive = try Archive(url: url, accessMode: .create)
@@ -26,10 +33,10 @@ struct ZipExport {
                                                 attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: folder) }
         var photos: [PhotoID] = []
-        for (name, format) in [("diary.json", ExportCommand.Format.json), ("diary.md", .markdown)] {
+        for (name, format) in [("diary.json", DiaryExport.Format.json), ("diary.md", .markdown)] {
             let text = folder.appendingPathComponent(name)
             let handle = try OwnerOnlyFile.create(atPath: text.path)
-            let held = try await ExportCommand.write(store: store, as: format, to: handle)
+            let held = try await DiaryExport(store: store, dates: dates).write(format) { try handle.write(contentsOf: $0) }
             try handle.close()
             if format == .json { photos = held }
             try archive.addEntry(with: name, fileURL: text, compressionMethod: .deflate)
