@@ -585,6 +585,11 @@ def main(argv=None) -> int:
     if os.path.exists(photos):
         w("")
         out.extend(open(photos, encoding="utf-8").read().rstrip().splitlines())
+    # Importing a Day One ZIP, written by bench/import_bench.py.
+    imported = os.path.join(a.results, "import.md")
+    if os.path.exists(imported):
+        w("")
+        out.extend(open(imported, encoding="utf-8").read().rstrip().splitlines())
     text = "\n".join(out).rstrip() + "\n"
     # Notes kept by hand beside this script (what the profiles show, what was tried): verbatim, last.
     notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "NOTES.md")

@@ -13,9 +13,23 @@ import { serverSettings, user } from './session.js';
 const words = {
   en: {
     exportTitle: 'Download your diary',
-    exportHint: 'Every entry, oldest first (not the trash). The JSON file can be imported again with {diary import}.',
+    exportHint: 'Every entry, oldest first (not the trash). The JSON file and the ZIPs can be imported again, here or with {diary import}.',
     exportJSON: 'Download as JSON',
     exportMarkdown: 'Download as Markdown',
+    exportZip: 'ZIP with the photos',
+    exportDayOne: 'Day One ZIP',
+    exportJrnl: 'jrnl JSON',
+    importTitle: 'Bring entries in',
+    importHint: 'From Day One (its JSON or ZIP export), jrnl (its journal file or JSON export) or a Diary download. All or nothing; a file imported twice adds nothing.',
+    chooseFile: 'Choose a file to import',
+    sending: (percent) => `Sending the file… ${percent}%`,
+    reading: 'Reading the file…',
+    keeping: (done, of) => `Keeping the photos: ${done} of ${of}`,
+    saving: (n) => (n === 1 ? 'Saving 1 entry…' : `Saving ${n} entries…`),
+    imported: (added, photos) => `Imported ${added === 1 ? '1 entry' : `${added} entries`}${photos ? ` and ${photos === 1 ? '1 photo' : `${photos} photos`}` : ''}.`,
+    skipped: (n) => ` Skipped ${n} already in the diary.`,
+    nothingNew: ' Nothing new: this file was imported before.',
+    notKept: 'Not kept (Diary has no place for them):',
     passwordTitle: 'Change the password',
     passwordHint: 'Every other device is signed out and every access token is revoked; this one stays signed in.',
     currentPassword: 'Current password',
@@ -59,9 +73,32 @@ const words = {
   },
   ko: {
     exportTitle: '일기장 내려받기',
-    exportHint: '모든 일기를 오래된 것부터 담아요(휴지통은 빼고). JSON 파일은 {diary import}로 다시 가져올 수 있어요.',
+    exportHint: '모든 일기를 오래된 것부터 담아요(휴지통은 빼고). JSON 파일과 ZIP은 여기서나 {diary import}로 다시 가져올 수 있어요.',
     exportJSON: 'JSON으로 내려받기',
     exportMarkdown: '마크다운으로 내려받기',
+    exportZip: '사진까지 ZIP으로',
+    exportDayOne: 'Day One ZIP',
+    exportJrnl: 'jrnl JSON',
+    importTitle: '일기 가져오기',
+    importHint: 'Day One(JSON이나 ZIP 내보내기), jrnl(일기 파일이나 JSON 내보내기), Diary에서 내려받은 파일을 가져와요. 전부 가져오거나 하나도 가져오지 않아요. 같은 파일을 두 번 가져와도 더해지지 않아요.',
+    chooseFile: '가져올 파일 고르기',
+    sending: (percent) => `파일 보내는 중… ${percent}%`,
+    reading: '파일 읽는 중…',
+    keeping: (done, of) => `사진 저장 중: ${of}장 중 ${done}장`,
+    saving: (n) => `일기 ${n}개 저장 중…`,
+    imported: (added, photos) => `일기 ${added}개${photos ? `와 사진 ${photos}장을` : '를'} 가져왔어요.`,
+    skipped: (n) => ` 이미 있는 ${n}개는 건너뛰었어요.`,
+    nothingNew: ' 새로운 것이 없어요. 전에 가져온 파일이에요.',
+    notKept: '옮기지 못한 항목(Diary에 자리가 없어요):',
+    // The server says what was wrong in English (the record, the field): said here first in Korean.
+    importErrors: {
+      unknown_format: '이 파일은 Diary가 읽는 형식이 아니에요(Day One, jrnl, Diary의 JSON이나 ZIP). 아무것도 가져오지 않았어요.',
+      bad_import: '파일에 가져올 수 없는 부분이 있어서 아무것도 가져오지 않았어요.',
+      too_large: '파일이나 그 안의 항목이 너무 커서 아무것도 가져오지 않았어요.',
+      over_quota: '사진이 이 일기장의 사진 용량을 넘어서 아무것도 가져오지 않았어요.',
+      import_running: '이미 가져오는 중이에요. 끝난 뒤에 다시 해 보세요.',
+      other: '가져오지 못했어요. 아무것도 바뀌지 않았어요.',
+    },
     passwordTitle: '비밀번호 바꾸기',
     passwordHint: '다른 기기는 모두 로그아웃되고 액세스 토큰도 모두 폐기돼요. 이 기기는 로그인한 채로 남아요.',
     currentPassword: '지금 비밀번호',
@@ -139,6 +176,7 @@ export function showSettings(root) {
     h('header', { class: 'bar' },
       h('div', { class: 'bar-inner' }, backLink, h('h1', {}, t.settings))),
     h('main', { class: 'column settings' },
+      importSection(),
       exportSection(),
       passwordSection(load),
       section('settings-devices', w.devicesTitle, null, devices),
@@ -173,7 +211,132 @@ function exportSection() {
     href: `api/v1/export?format=${format}&timeZone=${encodeURIComponent(zone())}&language=${lang}`,
   }, label);
   return section('settings-export', w.exportTitle, w.exportHint,
-    h('div', { class: 'settings-buttons' }, link('json', w.exportJSON), link('markdown', w.exportMarkdown)));
+    h('div', { class: 'settings-buttons' }, link('json', w.exportJSON), link('markdown', w.exportMarkdown),
+      link('zip', w.exportZip), link('dayone', w.exportDayOne), link('jrnl', w.exportJrnl)));
+}
+
+// The file goes to the server as it is (never read whole here); the upload's progress is the
+// browser's, then the server tells how far the import has got, a line of JSON at a time. The
+// import and its outcome live here, not in the screen: a screen drawn again (the session came
+// after the screen was drawn) shows them as they are, and the import goes on.
+const importing = { user: null, running: false, text: '', fraction: 0, report: null, error: null, open: false };
+let importView = null;
+
+function importSection() {
+  const input = h('input', { type: 'file', class: 'visually-hidden', accept: '.json,.zip,.txt,application/json,application/zip,text/plain' });
+  const view = {
+    input,
+    choose: h('label', { class: 'button' }, input, w.chooseFile),
+    bar: h('progress', { max: 1, value: 0, hidden: true, 'aria-label': w.importTitle }),
+    status: h('p', { class: 'settings-status', role: 'status' }),
+    error: h('p', { class: 'settings-error', role: 'alert' }),
+    report: h('div', { class: 'settings-report' }),
+    reportShown: null,
+  };
+  importView = view;
+  input.addEventListener('change', () => input.files[0] && start(input.files[0]));
+  showImport();
+  return section('settings-import', w.importTitle, w.importHint,
+    h('div', { class: 'settings-buttons' }, view.choose), view.bar, view.status, view.error, view.report);
+}
+
+/** Draws `importing` into the screen on show (another writer's import is not shown). */
+function showImport() {
+  const v = importView;
+  if (!v) return;
+  const state = importing.user === user ? importing : { running: false, report: null, error: null };
+  v.input.disabled = state.running;
+  v.choose.classList.toggle('disabled', state.running);
+  v.status.textContent = state.running ? state.text : '';
+  v.bar.hidden = !state.running;
+  if (state.fraction === undefined) v.bar.removeAttribute('value');
+  else v.bar.value = state.fraction ?? 0;
+  const { code, message } = state.error || {};
+  v.error.replaceChildren(...(!message ? [] : code && w.importErrors ? [
+    w.importErrors[code] ?? w.importErrors.other, h('span', { class: 'settings-detail', lang: 'en' }, message),
+  ] : [message]));
+  if (v.reportShown !== state.report) {
+    v.reportShown = state.report;
+    v.report.replaceChildren(...(state.report ? reportOf(state.report) : []));
+  }
+}
+
+async function start(file) {
+  if (importing.running) return;
+  Object.assign(importing, { user, running: true, text: w.sending(0), fraction: 0, report: null, error: null, open: false });
+  showImport();
+  const show = (text, fraction) => {
+    Object.assign(importing, { text, fraction });
+    showImport();
+  };
+  try {
+    importing.report = await importFile(file, (line) => {
+      if (line.stage === 'sent') show(line.fraction < 1 ? w.sending(Math.floor(line.fraction * 100)) : w.reading, line.fraction < 1 ? line.fraction : undefined);
+      else if (line.stage === 'photos' && line.of) show(w.keeping(line.done, line.of), line.done / line.of);
+      else if (line.stage === 'saving') show(w.saving(line.entries), undefined);
+    });
+  } catch (e) {
+    importing.error = e.status ? { code: e.code, message: e.message } : { message: t.loadFailed };
+  } finally {
+    importing.running = false;
+    if (importView) importView.input.value = '';
+    showImport();
+  }
+}
+
+function reportOf({ added, skipped, photos, notKept }) {
+  const kept = Object.entries(notKept).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return [
+    h('p', {}, w.imported(added, photos) + (skipped ? w.skipped(skipped) : '') + (!added && skipped ? w.nothingNew : '')),
+    // Open or closed as the writer left it, should the screen be drawn again.
+    kept.length ? h('details', { open: importing.open, ontoggle: (e) => { importing.open = e.target.open; } },
+      h('summary', {}, w.notKept),
+      h('ul', {}, ...kept.map(([field, count]) => h('li', {}, `${count.toLocaleString(languages)} × ${field}`)))) : null,
+  ];
+}
+
+/** Sends `file` to POST /api/v1/import; `told` hears the upload ({stage: 'sent', fraction}) and
+ * the server's lines. Resolves with the report; an ApiError as api.js's requests give. */
+function importFile(file, told) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', 'api/v1/import');
+    xhr.setRequestHeader('Content-Type', file.type || 'application/octet-stream');
+    xhr.setRequestHeader('Accept', 'application/x-ndjson');
+    const token = api.csrf();
+    if (token) xhr.setRequestHeader('X-CSRF-Token', token);
+    xhr.upload.onprogress = (e) => e.lengthComputable && told({ stage: 'sent', fraction: e.loaded / e.total });
+    xhr.upload.onload = () => told({ stage: 'sent', fraction: 1 });
+    let read = 0;
+    let last = null;
+    const lines = () => {
+      if (xhr.status !== 200) return;
+      const text = xhr.responseText;
+      const end = text.lastIndexOf('\n') + 1;
+      for (const line of text.slice(read, end).split('\n')) {
+        if (!line) continue;
+        last = JSON.parse(line);
+        told(last);
+      }
+      read = Math.max(read, end);
+    };
+    xhr.onprogress = lines;
+    xhr.onload = () => {
+      if (xhr.status === 401) api.sessionEvents.dispatchEvent(new Event('ended'));
+      if (xhr.status !== 200) {
+        let data = null;
+        try {
+          data = JSON.parse(xhr.responseText);
+        } catch {}
+        return reject(new api.ApiError(xhr.status, data));
+      }
+      lines();
+      if (last?.stage === 'done') resolve(last.report);
+      else reject(new api.ApiError(last?.stage === 'failed' ? 422 : 0, last ? { error: last.error, message: last.message } : null));
+    };
+    xhr.onerror = xhr.onabort = xhr.ontimeout = () => reject(new api.ApiError(0, null));
+    xhr.send(file);
+  });
 }
 
 function passwordSection(changed) {
