@@ -8,7 +8,7 @@ import ZIPFoundation
 /// ZIP, one at a time, and kept as any photo is (`DiaryPhotos`: checked, its metadata taken out).
 /// The ZIP's names and sizes are checked as Diary's own ZIP's are (`ZipImport`).
 struct DayOneZipImport {
-    let photos: DiaryPhotos
+    let kept: KeptPhotos
     let progress: DiaryImport.Told
 
     /// A journal: a JSON file at the top of the ZIP.
@@ -16,7 +16,7 @@ struct DayOneZipImport {
         !name.contains("/") && name.lowercased().hasSuffix(".json")
     }
 
-    func read(_ archive: Archive, members: [String: ZIPFoundation.Entry], zip: String) async throws -> (file: ImportedFile, photosAdded: Int) {
+    func read(_ archive: Archive, members: [String: ZIPFoundation.Entry], zip: String) async throws -> ImportedFile {
         let journals = members.keys.filter(Self.isJournal).sorted()
         guard !journals.isEmpty else { throw ZipImportError.noDiary(zip) }
         var file = ImportedFile(format: .dayone, entries: [])
@@ -44,32 +44,23 @@ struct DayOneZipImport {
         for (name, member) in members where name.hasPrefix("photos/") {
             byName[String(name.dropFirst("photos/".count).prefix { $0 != "." }).lowercased()] = member
         }
-        var kept: [String: StoredPhoto] = [:]  // by md5: a photo placed in two entries is read once
-        var added = 0
+        var read: [String: StoredPhoto] = [:]  // by md5: a photo placed in two entries is read once
         let toKeep = Set(file.photos.joined().map(\.file)).filter { byName[$0] != nil }.count
         progress(.read(entries: file.entries.count))
         progress(.photos(done: 0, of: toKeep))
         for index in file.entries.indices where !file.photos[index].isEmpty {
             var entryPhotos: [EntryPhoto] = []
             for wanted in file.photos[index] {
-                var photo = kept[wanted.file]
+                var photo = read[wanted.file]
                 if photo == nil {
                     guard let member = byName[wanted.file] else {
                         file.notKept.add("photo missing from the ZIP")
                         continue
                     }
                     let bytes = try ZipImport.inflate(member, in: archive, limit: DiaryPhotos.maximumUploadBytes, zip: zip)
-                    do {
-                        let (stored, isNew) = try await photos.add(bytes)
-                        if isNew { added += 1 }
-                        photo = stored
-                        kept[wanted.file] = stored
-                        progress(.photos(done: kept.count, of: toKeep))
-                    } catch let error as PhotoError {
-                        throw ZipImportError.badPhoto(zip, member.path, error.description)
-                    } catch let error as DiaryPhotoError where error.isAboutThisPhoto {
-                        throw ZipImportError.badPhoto(zip, member.path, error.description)
-                    }
+                    photo = try await kept.keep(bytes, member: member.path, zip: zip)
+                    read[wanted.file] = photo
+                    progress(.photos(done: read.count, of: toKeep))
                 }
                 if let photo {
                     entryPhotos.append(EntryPhoto(id: photo.id, caption: wanted.caption, width: photo.width, height: photo.height))
@@ -78,7 +69,7 @@ struct DayOneZipImport {
             try file.attach(entryPhotos, to: index)
         }
         file.dropBlankEntries()
-        return (file, added)
+        return file
     }
 }
 

@@ -46,26 +46,31 @@ public struct DiaryImport: Sendable {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw ImportFileError.unreadable(name) }
         let head = (try? handle.read(upToCount: 4)) ?? Data()
         try? handle.close()
-        var read: ImportedFile
-        var photosAdded = 0
-        if ZipImport.isZip(head) {
-            (read, photosAdded) = try await ZipImport(photos: photos, progress: progress).read(path, zip: name, as: format)
-        } else {
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            guard size <= Self.maximumTextBytes else { throw ImportFileError.tooLarge(name, Self.maximumTextBytes) }
-            // Mapped, not read: the kernel pages it in as the parser goes.
-            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else {
-                throw ImportFileError.unreadable(name)
+        let kept = KeptPhotos(photos)
+        do {
+            var read: ImportedFile
+            if ZipImport.isZip(head) {
+                read = try await ZipImport(kept: kept, progress: progress).read(path, zip: name, as: format)
+            } else {
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+                guard size <= Self.maximumTextBytes else { throw ImportFileError.tooLarge(name, Self.maximumTextBytes) }
+                // Mapped, not read: the kernel pages it in as the parser goes.
+                guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else {
+                    throw ImportFileError.unreadable(name)
+                }
+                read = try ImportFile.read(data, as: format)
+                // A JSON file alone has none of the photos it places: they are in Day One's ZIP.
+                read.notKept.add("photo (not in a JSON file: import Day One's ZIP to bring them)", read.photos.map(\.count).reduce(0, +))
+                read.dropBlankEntries()
+                progress(.read(entries: read.entries.count))
             }
-            read = try ImportFile.read(data, as: format)
-            // A JSON file alone has none of the photos it places: they are in Day One's ZIP.
-            read.notKept.add("photo (not in a JSON file: import Day One's ZIP to bring them)", read.photos.map(\.count).reduce(0, +))
-            read.dropBlankEntries()
-            progress(.read(entries: read.entries.count))
+            progress(.saving(entries: read.entries.count))
+            let summary = try await store.importEntries(read.entries)
+            return Report(added: summary.imported, skipped: summary.skipped, photosAdded: kept.added.count, notKept: read.notKept)
+        } catch {
+            await kept.letGo()
+            throw error
         }
-        progress(.saving(entries: read.entries.count))
-        let summary = try await store.importEntries(read.entries)
-        return Report(added: summary.imported, skipped: summary.skipped, photosAdded: photosAdded, notKept: read.notKept)
     }
 
 }

@@ -14,8 +14,8 @@ struct ZipImport {
     /// The most the JSON may inflate to: a 20-year diary exports about 200 MB.
     static let maximumJSONBytes = 1 << 30
 
-    /// Where the photos are kept (the server's, with the writer's quota).
-    let photos: DiaryPhotos
+    /// Where the photos are kept (the server's, with the writer's quota), and which were new.
+    let kept: KeptPhotos
     /// Told when the entries are read, then as each photo is kept.
     let progress: DiaryImport.Told
 
@@ -51,10 +51,10 @@ struct ZipImport {
 
     /// The entries of the ZIP at `path`, named `zip` in messages (Diary's, or Day One's when it
     /// has no `diary.json`), their photos kept; and how many photos were new.
-    func read(_ path: String, zip: String, as format: ImportFormat?) async throws -> (file: ImportedFile, photosAdded: Int) {
+    func read(_ path: String, zip: String, as format: ImportFormat?) async throws -> ImportedFile {
         let (archive, members) = try Self.open(path, zip: zip)
         if format == .dayone || (format == nil && members["diary.json"] == nil && members.keys.contains(where: DayOneZipImport.isJournal)) {
-            return try await DayOneZipImport(photos: photos, progress: progress).read(archive, members: members, zip: zip)
+            return try await DayOneZipImport(kept: kept, progress: progress).read(archive, members: members, zip: zip)
         }
         guard format == nil || format == .diary else { throw ImportError.notThisFormat(format!) }
         guard let json = members["diary.json"] else { throw ZipImportError.noDiary(zip) }
@@ -67,24 +67,15 @@ struct ZipImport {
             if let id = PhotoID(file.prefix { $0 != "." }) { byName[id] = member }
         }
         let named = Array(Set(entries.flatMap { $0.photos.map(\.id) }))
-        let held = try await photos.rows.photos(ids: named)
+        let held = try await kept.photos.rows.photos(ids: named)
         var renamed: [PhotoID: StoredPhoto] = [:]
-        var added = 0
         let wanted = named.filter { held[$0] == nil && byName[$0] != nil }  // a missing one: the import names its entry
         progress(.read(entries: entries.count))
         progress(.photos(done: 0, of: wanted.count))
         for (done, id) in wanted.enumerated() {
             let member = byName[id]!
             let bytes = try Self.inflate(member, in: archive, limit: DiaryPhotos.maximumUploadBytes, zip: zip)
-            do {
-                let (photo, isNew) = try await photos.add(bytes)
-                renamed[id] = photo
-                if isNew { added += 1 }
-            } catch let error as PhotoError {
-                throw ZipImportError.badPhoto(zip, member.path, error.description)
-            } catch let error as DiaryPhotoError where error.isAboutThisPhoto {
-                throw ZipImportError.badPhoto(zip, member.path, error.description)
-            }
+            renamed[id] = try await kept.keep(bytes, member: member.path, zip: zip)
             progress(.photos(done: done + 1, of: wanted.count))
         }
         // A photo whose bytes changed as it was kept (metadata taken out) has a new name.
@@ -95,7 +86,7 @@ struct ZipImport {
                 return EntryPhoto(id: kept.id, caption: photo.caption, width: kept.width, height: kept.height)
             }, to: index)
         }
-        return (file, added)
+        return file
     }
 
     /// A member's bytes, counted as they are inflated: past `limit`, the file is refused.

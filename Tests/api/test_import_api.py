@@ -270,3 +270,30 @@ def test_jrnls_json_download_is_what_jrnl_exports(api):
     assert exported["tags"] == {"@work": 1}
     (entry,) = exported["entries"]
     assert (entry["title"], entry["date"], entry["time"], entry["starred"]) == ("Standup", "2026-03-02", "09:15", True)
+
+
+def test_a_refused_zip_leaves_no_photo_behind_to_count_against_the_allowance(start_server, tmp_path):
+    """The photos of a ZIP are kept before its entries; when a later photo refuses the import,
+    those kept are let go at once: the writer's allowance is as it was, and a good file fits."""
+    server = start_server("--photo-quota", "1")
+    api = Api(server.base_url)
+    journal = json.loads(DAY_ONE.read_text())
+    good = photo_files.jpeg(1000, 800, quality=90, noise=True)
+    assert 600_000 < len(good) < 1_000_000, len(good)  # two would not fit in 1 MB
+    refused = tmp_path / "refused.zip"
+    with zipfile.ZipFile(refused, "w") as z:
+        journal["entries"][0]["photos"][0]["md5"] = hashlib.md5(good).hexdigest()
+        journal["entries"][2]["photos"][0]["md5"] = "f" * 32
+        z.writestr("Journal.json", json.dumps(journal))
+        z.writestr(f"photos/{hashlib.md5(good).hexdigest()}.jpeg", good)
+        z.writestr(f"photos/{'f' * 32}.png", b"no photo at all")
+    assert_error(send(api, refused.read_bytes()), 422, "bad_import")
+    other = photo_files.jpeg(1000, 800, quality=90, noise=True)
+    fits = tmp_path / "fits.zip"
+    with zipfile.ZipFile(fits, "w") as z:
+        journal["entries"][0]["photos"][0]["md5"] = hashlib.md5(other).hexdigest()
+        del journal["entries"][2]
+        z.writestr("Journal.json", json.dumps(journal))
+        z.writestr(f"photos/{hashlib.md5(other).hexdigest()}.jpeg", other)
+    response = send(api, fits.read_bytes())
+    assert response.status_code == 200 and response.json()["photos"] == 1, response.text
