@@ -9,6 +9,7 @@ import ZIPFoundation
 /// The ZIP's names and sizes are checked as Diary's own ZIP's are (`ZipImport`).
 struct DayOneZipImport {
     let kept: KeptPhotos
+    let maximumJSONBytes: Int
     let progress: DiaryImport.Told
 
     /// A journal: a JSON file at the top of the ZIP.
@@ -21,8 +22,12 @@ struct DayOneZipImport {
         guard !journals.isEmpty else { throw ZipImportError.noDiary(zip) }
         var file = ImportedFile(format: .dayone, entries: [])
         var seen: [UUID: String] = [:]  // which journal holds each entry
+        // The journals together are held to the limit of one: each is read whole, and their
+        // entries are kept together until they are stored.
+        var left = maximumJSONBytes
         for name in journals {
-            let data = try ZipImport.inflate(members[name]!, in: archive, limit: ZipImport.maximumJSONBytes, zip: zip)
+            let data = try ZipImport.inflate(members[name]!, in: archive, limit: left, zip: zip)
+            left -= data.count
             let journal: ImportedFile
             do {
                 journal = try ImportFile.read(data, as: .dayone)

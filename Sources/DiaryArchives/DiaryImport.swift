@@ -27,16 +27,21 @@ public struct DiaryImport: Sendable {
         public var notKept: NotKept
     }
 
-    /// The most a file that is not a ZIP may hold (a JSON export, a jrnl journal): a 20-year
-    /// diary's JSON is about 200 MB. A larger one is refused before it is read.
+    /// The most a file of entries may hold (a JSON export, a jrnl journal, a journal in a ZIP)
+    /// for `diary import`: a 20-year diary's JSON is about 200 MB. A larger one is refused before
+    /// it is read. It is parsed whole, at about four times its size in memory.
     public static let maximumTextBytes = 1 << 30
 
     let store: Diary
     let photos: DiaryPhotos
+    let maximumTextBytes: Int
 
-    public init(store: Diary, photos: DiaryPhotos) {
+    /// `maximumTextBytes`: the server's is lower than the command line's, so that one writer's
+    /// import cannot take the memory everyone else's requests need.
+    public init(store: Diary, photos: DiaryPhotos, maximumTextBytes: Int = DiaryImport.maximumTextBytes) {
         self.store = store
         self.photos = photos
+        self.maximumTextBytes = maximumTextBytes
     }
 
     /// Imports the file at `path`, called `name` in messages; `format` when the writer named it,
@@ -50,10 +55,10 @@ public struct DiaryImport: Sendable {
         do {
             var read: ImportedFile
             if ZipImport.isZip(head) {
-                read = try await ZipImport(kept: kept, progress: progress).read(path, zip: name, as: format)
+                read = try await ZipImport(kept: kept, maximumJSONBytes: maximumTextBytes, progress: progress).read(path, zip: name, as: format)
             } else {
                 let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-                guard size <= Self.maximumTextBytes else { throw ImportFileError.tooLarge(name, Self.maximumTextBytes) }
+                guard size <= maximumTextBytes else { throw ImportFileError.tooLarge(name, maximumTextBytes) }
                 // Mapped, not read: the kernel pages it in as the parser goes.
                 guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else {
                     throw ImportFileError.unreadable(name)
@@ -85,7 +90,7 @@ public enum ImportFileError: Error, CustomStringConvertible {
         case .unreadable(let name):
             "Cannot read \(name): check that the file exists and that you may read it."
         case .tooLarge(let name, let limit):
-            "\(name) is larger than \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .file)), more than any diary's entries take; nothing was imported. A diary with photos comes as a ZIP."
+            "\(name) is larger than \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .file)), more than a 20-year diary's entries take; nothing was imported. Import it on the server with diary import, which takes up to 1 GB."
         }
     }
 }

@@ -11,11 +11,14 @@ import ZIPFoundation
 /// bomb) refuses the whole file before anything is kept. Nothing is ever written outside the
 /// database.
 struct ZipImport {
-    /// The most the JSON may inflate to: a 20-year diary exports about 200 MB.
-    static let maximumJSONBytes = 1 << 30
+    /// The most files a ZIP may hold: a journal and a photo for each of 100,000 entries, twice
+    /// over. Each costs memory as the ZIP's directory is read.
+    static let maximumMembers = 200_000
 
     /// Where the photos are kept (the server's, with the writer's quota), and which were new.
     let kept: KeptPhotos
+    /// The most a journal (`diary.json`, Day One's JSON) may inflate to.
+    let maximumJSONBytes: Int
     /// Told when the entries are read, then as each photo is kept.
     let progress: DiaryImport.Told
 
@@ -25,7 +28,7 @@ struct ZipImport {
     /// The ZIP at `path` (named `zip` in messages), and its files by name, once every name, kind
     /// and size is checked: any file that climbs out of its folder, a link, or a file larger than
     /// it may be refuses the whole ZIP.
-    static func open(_ path: String, zip: String) throws -> (Archive, [String: ZIPFoundation.Entry]) {
+    static func open(_ path: String, zip: String, maximumJSONBytes: Int) throws -> (Archive, [String: ZIPFoundation.Entry]) {
         let archive: Archive
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
@@ -33,7 +36,12 @@ struct ZipImport {
             throw ZipImportError.unreadable(zip)
         }
         var members: [String: ZIPFoundation.Entry] = [:]
+        var count = 0
         for member in archive {
+            count += 1
+            guard count <= maximumMembers else {
+                throw ZipImportError.unsafe(zip, "it holds more than \(maximumMembers.formatted()) files")
+            }
             let name = member.path
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
             guard !name.hasPrefix("/"), !name.contains("\\"), !parts.contains(".."), !name.contains("\0") else {
@@ -52,13 +60,13 @@ struct ZipImport {
     /// The entries of the ZIP at `path`, named `zip` in messages (Diary's, or Day One's when it
     /// has no `diary.json`), their photos kept; and how many photos were new.
     func read(_ path: String, zip: String, as format: ImportFormat?) async throws -> ImportedFile {
-        let (archive, members) = try Self.open(path, zip: zip)
+        let (archive, members) = try Self.open(path, zip: zip, maximumJSONBytes: maximumJSONBytes)
         if format == .dayone || (format == nil && members["diary.json"] == nil && members.keys.contains(where: DayOneZipImport.isJournal)) {
-            return try await DayOneZipImport(kept: kept, progress: progress).read(archive, members: members, zip: zip)
+            return try await DayOneZipImport(kept: kept, maximumJSONBytes: maximumJSONBytes, progress: progress).read(archive, members: members, zip: zip)
         }
         guard format == nil || format == .diary else { throw ImportError.notThisFormat(format!) }
         guard let json = members["diary.json"] else { throw ZipImportError.noDiary(zip) }
-        let entries = try ImportFile.read(try Self.inflate(json, in: archive, limit: Self.maximumJSONBytes, zip: zip), as: .diary).entries
+        let entries = try ImportFile.read(try Self.inflate(json, in: archive, limit: maximumJSONBytes, zip: zip), as: .diary).entries
         // Each photo named by an entry: from the ZIP (by its name, whatever its extension), or
         // already in the diary.
         var byName: [PhotoID: ZIPFoundation.Entry] = [:]

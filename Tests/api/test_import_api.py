@@ -297,3 +297,32 @@ def test_a_refused_zip_leaves_no_photo_behind_to_count_against_the_allowance(sta
         z.writestr(f"photos/{hashlib.md5(other).hexdigest()}.jpeg", other)
     response = send(api, fits.read_bytes())
     assert response.status_code == 200 and response.json()["photos"] == 1, response.text
+
+
+def test_a_file_of_entries_too_large_for_the_server_is_refused_with_where_to_import_it(api):
+    """A JSON is parsed whole: the server takes one of at most 256 MB (a 20-year diary's is
+    about 200 MB), so that one writer's import cannot take everyone's memory. The command line
+    takes larger ones, and the message says so."""
+    chunk = b" " * (1 << 20)
+
+    def body():
+        yield b'{"format": "diary-export", "version": 1, "entries": []'
+        for _ in range(257):
+            yield chunk
+        yield b"}"
+    response = requests.post(api.url("/api/v1/import"), data=body(), headers={**auth_headers(api.base_url),
+                             "Content-Type": "application/json"}, timeout=120)
+    check_exchange(response)
+    payload = assert_error(response, 413, "too_large")
+    assert "diary import" in payload["message"], payload
+
+
+def test_a_zip_of_too_many_files_is_refused(api, tmp_path):
+    archive = tmp_path / "many.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("Journal.json", DAY_ONE.read_text())
+        for n in range(200_001):
+            z.writestr(f"photos/{n}.jpeg", b"")
+    payload = assert_error(send(api, archive.read_bytes()), 422, "bad_import")
+    assert "200,000 files" in payload["message"], payload
+    assert entries(api) == []

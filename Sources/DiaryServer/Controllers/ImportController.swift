@@ -25,6 +25,9 @@ struct ImportController {
 
     /// A 20-year diary with its photos, as a ZIP: a few gigabytes at most.
     static let maximumBytes = 4 << 30
+    /// A file of entries (a JSON, a journal, a ZIP's journal) is parsed whole, at about four
+    /// times its size: a 20-year diary's JSON is about 200 MB. Larger ones are `diary import`'s.
+    static let maximumTextBytes = 256 << 20
     static let progressType = "application/x-ndjson"
 
     func addRoutes(to group: RouterGroup<Context>) {
@@ -50,7 +53,7 @@ struct ImportController {
         guard file.size > 0 else {
             throw APIError.badRequest("The body is empty: send the file to import (Diary's JSON or ZIP export, Day One's JSON or ZIP export, or jrnl's journal or JSON export).")
         }
-        let importer = DiaryImport(store: diaries(user), photos: photos(user))
+        let importer = DiaryImport(store: diaries(user), photos: photos(user), maximumTextBytes: Self.maximumTextBytes)
         let (events, told) = AsyncStream<Event>.makeStream()
         handedOver = true
         Task {
