@@ -50,6 +50,9 @@ public struct DiaryImport: Sendable {
                     progress: @escaping Told = { _ in }) async throws -> Report {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw ImportFileError.unreadable(name) }
         let head = (try? handle.read(upToCount: 4)) ?? Data()
+        // (From the open file: the server's upload is reached by a link, which a path's
+        // attributes would describe instead.)
+        let size = Int((try? handle.seekToEnd()) ?? 0)
         try? handle.close()
         let kept = KeptPhotos(photos)
         do {
@@ -57,7 +60,6 @@ public struct DiaryImport: Sendable {
             if ZipImport.isZip(head) {
                 read = try await ZipImport(kept: kept, maximumJSONBytes: maximumTextBytes, progress: progress).read(path, zip: name, as: format)
             } else {
-                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
                 guard size <= maximumTextBytes else { throw ImportFileError.tooLarge(name, maximumTextBytes) }
                 // Mapped, not read: the kernel pages it in as the parser goes.
                 guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else {

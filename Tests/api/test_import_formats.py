@@ -287,3 +287,13 @@ def test_a_diary_taken_to_day_one_and_back_loses_nothing_diary_keeps(tmp_path):
     assert exported(back) == exported(source)
     # Into the diary it came from: the same entries, so nothing is added.
     assert "Imported 0 entries" in diary(source, "import", str(day_one)).stdout
+
+
+def test_a_file_of_entries_over_a_gigabyte_is_refused_before_it_is_read(tmp_path):
+    """A 4 GB JSON (here a sparse file: no disk is spent) is refused by its size at once."""
+    database = tmp_path / "diary.sqlite"
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as f:
+        f.truncate(4 << 30)
+    done = diary(database, "import", str(huge), ok=False)
+    assert done.returncode != 0 and "larger than 1" in done.stderr and "othing was imported" in done.stderr, done.stderr
