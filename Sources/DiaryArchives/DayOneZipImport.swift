@@ -10,6 +10,7 @@ import ZIPFoundation
 struct DayOneZipImport {
     let kept: KeptPhotos
     let maximumJSONBytes: Int
+    let checkRecords: (_ journal: Data, _ zip: String, _ before: Int) throws -> Int
     let progress: DiaryImport.Told
 
     /// A journal: a JSON file at the top of the ZIP.
@@ -25,9 +26,11 @@ struct DayOneZipImport {
         // The journals together are held to the limit of one: each is read whole, and their
         // entries are kept together until they are stored.
         var left = maximumJSONBytes
+        var records = 0  // of all the journals, counted together
         for name in journals {
             let data = try ZipImport.inflate(members[name]!, in: archive, limit: left, zip: zip)
             left -= data.count
+            records = try checkRecords(data, zip, records)
             let journal: ImportedFile
             do {
                 journal = try ImportFile.read(data, as: .dayone)

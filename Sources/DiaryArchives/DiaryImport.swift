@@ -35,13 +35,35 @@ public struct DiaryImport: Sendable {
     let store: Diary
     let photos: DiaryPhotos
     let maximumTextBytes: Int
+    let maximumRecords: Int?
 
-    /// `maximumTextBytes`: the server's is lower than the command line's, so that one writer's
-    /// import cannot take the memory everyone else's requests need.
-    public init(store: Diary, photos: DiaryPhotos, maximumTextBytes: Int = DiaryImport.maximumTextBytes) {
+    /// `maximumTextBytes` and `maximumRecords` (`nil`: any number): the server's are lower than
+    /// the command line's, so that one writer's import cannot take the memory everyone else's
+    /// requests need.
+    public init(store: Diary, photos: DiaryPhotos, maximumTextBytes: Int = DiaryImport.maximumTextBytes, maximumRecords: Int? = nil) {
         self.store = store
         self.photos = photos
         self.maximumTextBytes = maximumTextBytes
+        self.maximumRecords = maximumRecords
+    }
+
+    /// Refuses, before it is parsed, a file of entries that holds more records than
+    /// `maximumRecords`: counted as its JSON objects (`{`) and its jrnl entry lines (`[` at a
+    /// line's start), an upper bound of its entries; `before` counted already (the other journals
+    /// of a ZIP). The count so far.
+    @discardableResult
+    func checkRecords(_ data: Data, name: String, before: Int = 0) throws -> Int {
+        guard let maximumRecords else { return 0 }
+        var count = before
+        var lineStart = true
+        data.withUnsafeBytes { bytes in
+            for byte in bytes {
+                if byte == UInt8(ascii: "{") || (lineStart && byte == UInt8(ascii: "[")) { count += 1 }
+                lineStart = byte == 0x0A
+            }
+        }
+        guard count <= maximumRecords else { throw ImportFileError.tooManyRecords(name, maximumRecords) }
+        return count
     }
 
     /// Imports the file at `path`, called `name` in messages; `format` when the writer named it,
@@ -58,13 +80,16 @@ public struct DiaryImport: Sendable {
         do {
             var read: ImportedFile
             if ZipImport.isZip(head) {
-                read = try await ZipImport(kept: kept, maximumJSONBytes: maximumTextBytes, progress: progress).read(path, zip: name, as: format)
+                read = try await ZipImport(kept: kept, maximumJSONBytes: maximumTextBytes, checkRecords: { try checkRecords($0, name: $1, before: $2) },
+                                             progress: progress)
+                    .read(path, zip: name, as: format)
             } else {
                 guard size <= maximumTextBytes else { throw ImportFileError.tooLarge(name, maximumTextBytes) }
                 // Mapped, not read: the kernel pages it in as the parser goes.
                 guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else {
                     throw ImportFileError.unreadable(name)
                 }
+                try checkRecords(data, name: name)
                 read = try ImportFile.read(data, as: format)
                 // A JSON file alone has none of the photos it places: they are in Day One's ZIP.
                 read.notKept.add("photo (not in a JSON file: import Day One's ZIP to bring them)", read.photos.map(\.count).reduce(0, +))
@@ -86,13 +111,16 @@ public struct DiaryImport: Sendable {
 public enum ImportFileError: Error, CustomStringConvertible {
     case unreadable(String)
     case tooLarge(String, Int)
+    case tooManyRecords(String, Int)
 
     public var description: String {
         switch self {
         case .unreadable(let name):
             "Cannot read \(name): check that the file exists and that you may read it."
+        case .tooManyRecords(let name, let limit):
+            "\(name) holds more than \(limit.formatted()) records, more than a 20-year diary has; nothing was imported. Import it on the server with diary import."
         case .tooLarge(let name, let limit):
-            "\(name) is larger than \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .file)), more than a 20-year diary's entries take; nothing was imported. Import it on the server with diary import, which takes up to 1 GB."
+            "\(name) is larger than \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .memory)), more than a 20-year diary's entries take; nothing was imported. Import it on the server with diary import, which takes up to 1 GB."
         }
     }
 }

@@ -19,6 +19,8 @@ struct ZipImport {
     let kept: KeptPhotos
     /// The most a journal (`diary.json`, Day One's JSON) may inflate to.
     let maximumJSONBytes: Int
+    /// Refuses a journal of more records than the import takes (`DiaryImport.checkRecords`).
+    let checkRecords: (_ journal: Data, _ zip: String, _ before: Int) throws -> Int
     /// Told when the entries are read, then as each photo is kept.
     let progress: DiaryImport.Told
 
@@ -62,11 +64,14 @@ struct ZipImport {
     func read(_ path: String, zip: String, as format: ImportFormat?) async throws -> ImportedFile {
         let (archive, members) = try Self.open(path, zip: zip, maximumJSONBytes: maximumJSONBytes)
         if format == .dayone || (format == nil && members["diary.json"] == nil && members.keys.contains(where: DayOneZipImport.isJournal)) {
-            return try await DayOneZipImport(kept: kept, maximumJSONBytes: maximumJSONBytes, progress: progress).read(archive, members: members, zip: zip)
+            return try await DayOneZipImport(kept: kept, maximumJSONBytes: maximumJSONBytes, checkRecords: checkRecords, progress: progress)
+                .read(archive, members: members, zip: zip)
         }
         guard format == nil || format == .diary else { throw ImportError.notThisFormat(format!) }
         guard let json = members["diary.json"] else { throw ZipImportError.noDiary(zip) }
-        let entries = try ImportFile.read(try Self.inflate(json, in: archive, limit: maximumJSONBytes, zip: zip), as: .diary).entries
+        let journal = try Self.inflate(json, in: archive, limit: maximumJSONBytes, zip: zip)
+        _ = try checkRecords(journal, zip, 0)
+        let entries = try ImportFile.read(journal, as: .diary).entries
         // Each photo named by an entry: from the ZIP (by its name, whatever its extension), or
         // already in the diary.
         var byName: [PhotoID: ZIPFoundation.Entry] = [:]
@@ -131,7 +136,7 @@ public enum ZipImportError: Error, CustomStringConvertible {
         case .noDiary(let path):
             "\(path) holds neither a diary.json (Diary's ZIP export) nor a Day One journal: Diary reads \(ImportFormat.described). Nothing was imported."
         case .tooLarge(let path, let member, let limit):
-            "\(path) is refused: \"\(member)\" is larger than \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .file)) once unpacked. Nothing was imported."
+            "\(path) is refused: \"\(member)\" is larger than \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .memory)) once unpacked. Nothing was imported."
         case .badPhoto(let path, let member, let why):
             "\(path): \"\(member)\" cannot be kept: \(why) Nothing was imported."
         }

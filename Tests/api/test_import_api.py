@@ -326,3 +326,17 @@ def test_a_zip_of_too_many_files_is_refused(api, tmp_path):
     payload = assert_error(send(api, archive.read_bytes()), 422, "bad_import")
     assert "200,000 files" in payload["message"], payload
     assert entries(api) == []
+
+
+def test_a_file_of_more_records_than_a_diary_has_is_refused_before_it_is_parsed(api):
+    """Each record costs memory once parsed, whatever its size: a file of 400,001 tiny ones (a
+    megabyte) is refused by its count, and the message says where such a file can go."""
+    body = b"[" + b",".join([b'{"title":"t","body":"b","created_at":1500000000}'] * 400_001) + b"]"
+    payload = assert_error(send(api, body), 413, "too_large")
+    assert "400,000 records" in payload["message"] and "diary import" in payload["message"], payload
+    assert entries(api) == []
+
+
+def test_a_damaged_file_is_not_blamed_on_a_format_the_writer_never_named(api):
+    payload = assert_error(send(api, b"[2020-01-01 10:00] Latin-1 caf\xe9\n"), 422, "bad_import")
+    assert "format=" not in payload["message"] and "jrnl journal" in payload["message"], payload

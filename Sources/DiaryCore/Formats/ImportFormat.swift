@@ -14,6 +14,17 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     /// jrnl's own journal file: `[2020-12-22 15:35] Title` lines.
     case jrnl
 
+    /// This format as a message names it: "Day One's export".
+    public var named: String {
+        switch self {
+        case .diary: "Diary's export"
+        case .sample: "the original app's sample"
+        case .dayone: "Day One's export"
+        case .jrnlJSON: "jrnl's JSON export"
+        case .jrnl: "a jrnl journal"
+        }
+    }
+
     /// The formats as an error lists them: what a person can bring.
     public static let described = "Diary's JSON or ZIP export, the original app's sample.json, Day One's JSON or ZIP export, jrnl's JSON export, or a jrnl journal file"
 

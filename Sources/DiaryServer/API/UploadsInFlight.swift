@@ -11,34 +11,40 @@ final class UploadsInFlight: Sendable {
     /// whose first try has not yet ended.
     static let photos = UploadsInFlight(perUser: 4, overall: nil, code: "too_many_uploads",
                                         busy: "You are sending 4 photos at once already; send this one when one of them is done.")
-    /// An import is a whole diary: one each, and two on the server at once, are plenty.
-    static let imports = UploadsInFlight(perUser: 1, overall: 2, code: "import_running",
-                                         busy: "An import is running already; wait for it to finish, then import this file.")
+    /// An import is a whole diary, parsed in memory: one at a time on the server (bench/RESULTS.md:
+    /// a 2 GB Day One ZIP takes half a minute).
+    static let imports = UploadsInFlight(perUser: 1, overall: 1, code: "import_running",
+                                         busy: "An import is running already; wait for it to finish, then import this file.",
+                                         busyEverywhere: "The server is importing another diary; try again in a minute.")
 
     let perUser: Int
     let overall: Int?
     let code: String
+    /// What this user hears when they have `perUser` running already.
     let busy: String
+    /// What they hear when everyone together has `overall` running.
+    let busyEverywhere: String
     private let counts = Mutex<[UserID: Int]>([:])
 
-    init(perUser: Int, overall: Int?, code: String, busy: String) {
+    init(perUser: Int, overall: Int?, code: String, busy: String, busyEverywhere: String? = nil) {
         self.perUser = perUser
         self.overall = overall
         self.code = code
         self.busy = busy
+        self.busyEverywhere = busyEverywhere ?? busy
     }
 
     /// Holds a place for `user`, else throws `429`. The place is given back by calling `done`.
     func admit(_ user: UserID) throws -> Place {
-        let admitted = counts.withLock { counts in
+        let refusal: String? = counts.withLock { counts in
             let running = counts[user, default: 0]
-            guard running < perUser else { return false }
-            if let overall, counts.values.reduce(0, +) >= overall { return false }
+            guard running < perUser else { return busy }
+            if let overall, counts.values.reduce(0, +) >= overall { return busyEverywhere }
             counts[user] = running + 1
-            return true
+            return nil
         }
-        guard admitted else {
-            throw APIError(status: .tooManyRequests, code: code, message: busy, headers: [.retryAfter: "1"])
+        if let refusal {
+            throw APIError(status: .tooManyRequests, code: code, message: refusal, headers: [.retryAfter: "1"])
         }
         return Place(of: user, in: self)
     }

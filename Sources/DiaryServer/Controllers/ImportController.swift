@@ -16,7 +16,7 @@ import NIOCore
 /// client gets the report, or the error, as one JSON answer.
 ///
 /// The import runs to its end (all or nothing) even if the client goes away meanwhile; one at a
-/// time per writer, two on the server.
+/// time on the server (each is parsed in memory).
 struct ImportController {
     typealias Context = DiaryRequestContext
     let diaries: @Sendable (UserID) -> Diary
@@ -28,6 +28,10 @@ struct ImportController {
     /// A file of entries (a JSON, a journal, a ZIP's journal) is parsed whole, at about four
     /// times its size: a 20-year diary's JSON is about 200 MB. Larger ones are `diary import`'s.
     static let maximumTextBytes = 256 << 20
+    /// Parsed whole, each record costs memory beyond its bytes (a few KB: a million tiny records
+    /// in 55 MB took 3.5 GB): a file may hold at most this many (its objects, counted before it
+    /// is parsed). A 20-year diary has about 100,000 entries.
+    static let maximumRecords = 400_000
     static let progressType = "application/x-ndjson"
 
     func addRoutes(to group: RouterGroup<Context>) {
@@ -53,7 +57,8 @@ struct ImportController {
         guard file.size > 0 else {
             throw APIError.badRequest("The body is empty: send the file to import (Diary's JSON or ZIP export, Day One's JSON or ZIP export, or jrnl's journal or JSON export).")
         }
-        let importer = DiaryImport(store: diaries(user), photos: photos(user), maximumTextBytes: Self.maximumTextBytes)
+        let importer = DiaryImport(store: diaries(user), photos: photos(user), maximumTextBytes: Self.maximumTextBytes,
+                                   maximumRecords: Self.maximumRecords)
         let (events, told) = AsyncStream<Event>.makeStream()
         handedOver = true
         Task {
@@ -62,7 +67,7 @@ struct ImportController {
                 let report = try await importer.run(path: file.path, name: "The file", format: format) { told.yield(.progress($0)) }
                 told.yield(.done(report))
             } catch {
-                told.yield(.failed(Self.apiError(error)))
+                told.yield(.failed(Self.apiError(error, asked: format != nil)))
             }
             withExtendedLifetime(file) {}  // the file is let go (and gone) once the import is done
             told.finish()
@@ -149,13 +154,16 @@ struct ImportController {
 
     /// An import's error as the API answers it: what was wrong with the file, and that nothing
     /// was imported.
-    static func apiError(_ error: any Error) -> APIError {
+    static func apiError(_ error: any Error, asked: Bool) -> APIError {
         switch error {
         case ImportError.unknownFormat, ZipImportError.noDiary(_):
             return APIError(status: .unsupportedMediaType, code: "unknown_format", message: String(describing: error))
-        case ImportError.notThisFormat(let format):
+        case ImportError.notThisFormat(let format) where asked:
             return APIError(status: .unprocessableContent, code: "bad_import",
                             message: "The file is not what format=\(format.rawValue) reads; leave format out to let Diary tell the format from the content. Nothing was imported.")
+        case ImportError.notThisFormat(let format):
+            return APIError(status: .unprocessableContent, code: "bad_import",
+                            message: "The file looks like \(format.named) but cannot be read as one: check that it is the whole file, as its app wrote it (UTF-8 text). Nothing was imported.")
         case let error as ImportError:
             return APIError(status: .unprocessableContent, code: "bad_import", message: error.description)
         case let error as ZipImportError:
@@ -164,8 +172,8 @@ struct ImportController {
         case let error as DayOneZipError:
             return APIError(status: .unprocessableContent, code: "bad_import", message: error.description)
         case let error as ImportFileError:
-            if case .tooLarge = error { return APIError(status: .contentTooLarge, code: "too_large", message: error.description) }
-            return APIError(status: .unprocessableContent, code: "bad_import", message: error.description)
+            if case .unreadable = error { return APIError(status: .unprocessableContent, code: "bad_import", message: error.description) }
+            return APIError(status: .contentTooLarge, code: "too_large", message: error.description)
         case let error as EntryError:
             // A record the file holds that no entry may be (blank, too long…): named by the import
             // where it can; nothing was imported.
