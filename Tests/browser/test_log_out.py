@@ -92,7 +92,10 @@ def test_logging_out_sends_what_waits_in_the_browser_first(pages, server):
     block_saves(page, blocked)
     pages.allow_errors(r"net::ERR_INTERNET_DISCONNECTED")
     page.goto("/")
-    page.clock.pause_at(datetime.datetime(2024, 5, 1, 12, 0, 1, tzinfo=datetime.timezone.utc))
+    # A second after the page's present: a slow start (CI, three suites at once) may have taken
+    # it past the time installed, and the clock cannot go back.
+    now = page.evaluate("Date.now()") / 1000
+    page.clock.pause_at(datetime.datetime.fromtimestamp(now + 1, tz=datetime.timezone.utc))
     write(page, WORDS["en-US"], "Written on the train", "The connection came and went.")
     expect(page.get_by_text("Not saved yet.", exact=False)).to_be_visible()
     assert server.entries() == []
