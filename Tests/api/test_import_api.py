@@ -340,3 +340,13 @@ def test_a_file_of_more_records_than_a_diary_has_is_refused_before_it_is_parsed(
 def test_a_damaged_file_is_not_blamed_on_a_format_the_writer_never_named(api):
     payload = assert_error(send(api, b"[2020-01-01 10:00] Latin-1 caf\xe9\n"), 422, "bad_import")
     assert "format=" not in payload["message"] and "jrnl journal" in payload["message"], payload
+
+
+def test_imports_one_after_another_are_never_refused_as_running(api):
+    """The server's one place for an import is free by the time its report has come: a client
+    that imports again at once is not told that an import is running."""
+    for n in range(10):
+        body = json.dumps([{"title": f"Day {n}", "body": "b", "created_at": 1_500_000_000 + n}]).encode()
+        response = send(api, body, PROGRESS if n % 2 else {})
+        assert response.status_code == 200, f"import {n}: {response.status_code} {response.text}"
+    assert len(entries(api)) == 10

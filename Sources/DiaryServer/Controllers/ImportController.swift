@@ -62,14 +62,18 @@ struct ImportController {
         let (events, told) = AsyncStream<Event>.makeStream()
         handedOver = true
         Task {
-            defer { place.done() }
+            let last: Event
             do {
                 let report = try await importer.run(path: file.path, name: "The file", format: format) { told.yield(.progress($0)) }
-                told.yield(.done(report))
+                last = .done(report)
             } catch {
-                told.yield(.failed(Self.apiError(error, asked: format != nil)))
+                last = .failed(Self.apiError(error, asked: format != nil))
             }
+            // The place is given back before the answer ends: a client that imports again as
+            // soon as it has its report is not refused as if the first were still running.
+            place.done()
             withExtendedLifetime(file) {}  // the file is let go (and gone) once the import is done
+            told.yield(last)
             told.finish()
         }
 
