@@ -14,13 +14,7 @@ public struct DayOneZipExport: Sendable {
     }
 
     public func write(to path: String) async throws {
-        let url = URL(fileURLWithPath: path)
-        try? FileManager.default.removeItem(at: url)
-        let archive = try Archive(url: url, accessMode: .create)
-        // The export is the whole diary: readable by its owner alone.
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let (archive, folder) = try ZipExport.begin(at: path)
         defer { try? FileManager.default.removeItem(at: folder) }
 
         // The photos first: Day One names each by the MD5 of its bytes, which the JSON needs.

@@ -23,14 +23,7 @@ public struct ZipExport: Sendable {
     }
 
     public func write(to path: String) async throws {
-        let url = URL(fileURLWithPath: path)
-        try? FileManager.default.removeItem(at: url)
-        let archive = try Archive(url: url, accessMode: .create)
-        // The export is the whole diary: readable by its owner alone.
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        let (archive, folder) = try Self.begin(at: path)
         defer { try? FileManager.default.removeItem(at: folder) }
         var photos: [PhotoID] = []
         for (name, format) in [("diary.json", DiaryExport.Format.json), ("diary.md", .markdown)] {
@@ -45,6 +38,20 @@ public struct ZipExport: Sendable {
             guard let photo = try await store.photos.photo(id: id) else { continue }  // let go meanwhile
             try Self.add(try await Self.bytes(of: photo, in: store), named: "photos/\(Self.fileName(of: photo))", date: photo.storedAt, to: archive)
         }
+    }
+
+    /// A new ZIP at `path` (replacing a file there), readable by its owner alone: the export is
+    /// the whole diary. And a private folder for the files written before they go into it,
+    /// which the caller removes.
+    static func begin(at path: String) throws -> (archive: Archive, folder: URL) {
+        let url = URL(fileURLWithPath: path)
+        try? FileManager.default.removeItem(at: url)
+        let archive = try Archive(url: url, accessMode: .create)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        return (archive, folder)
     }
 
     /// A stored photo's bytes, read a part at a time.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json as jsonlib
+import socket
 from typing import Any, Optional
 from urllib.parse import urljoin
 
@@ -21,6 +22,18 @@ AUTH: dict = {}
 
 def auth_headers(base_url: str) -> dict:
     return dict(AUTH.get(base_url.rstrip("/"), {}))
+
+
+def half_sent(base_url: str, path: str, content_type: str, start: bytes):
+    """A POST to `path` whose body is promised at 1,000,000 bytes and only begun (`start`), its
+    sender slow: the open socket, holding whatever place the server gives an upload under way."""
+    address = base_url.removeprefix("http://").rstrip("/")
+    host, port = address.rsplit(":", 1)
+    head = "".join(f"{name}: {value}\r\n" for name, value in auth_headers(base_url).items())
+    connection = socket.create_connection((host, int(port)), timeout=10)
+    connection.sendall(f"POST {path} HTTP/1.1\r\nHost: {address}\r\n{head}"
+                       f"Content-Type: {content_type}\r\nContent-Length: 1000000\r\n\r\n".encode() + start)
+    return connection
 
 
 class Api:

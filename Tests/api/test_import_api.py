@@ -8,16 +8,16 @@ from __future__ import annotations
 import hashlib
 import json
 import select
-import socket
 import sys
 import zipfile
 from pathlib import Path
 
 import requests
 
+import diary_api
 from diary_api import Api, assert_error, auth_headers, check_exchange
 from diary_harness import wait_for
-from test_import_formats import DAY_ONE, day_one_zip
+from test_import_formats import DAY_ONE, day_one_zip, hostile_day_one_zips
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import photo_files  # noqa: E402
@@ -122,18 +122,7 @@ def test_what_is_no_diary_at_all_is_refused_with_a_message(api):
 
 def test_hostile_zips_are_refused_and_nothing_is_kept_or_written_outside(api, tmp_path):
     mine = api.create("Mine", "kept as it was")
-    traversal, _ = day_one_zip(tmp_path, "traversal.zip", {"../../escaped.txt": b"out"})
-    bomb, journal = day_one_zip(tmp_path, "bomb.zip")
-    md5 = journal["entries"][0]["photos"][0]["md5"]
-    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("Journal.json", json.dumps(journal))
-        z.writestr(f"photos/{md5}.jpeg", b"\xff\xd8\xff" + b"\0" * (30 * 1024 * 1024))
-    link, _ = day_one_zip(tmp_path, "link.zip")
-    with zipfile.ZipFile(link, "a") as z:
-        info = zipfile.ZipInfo("photos/link.jpeg")
-        info.create_system = 3
-        info.external_attr = (0o120777 << 16)
-        z.writestr(info, "/etc/passwd")
+    traversal, bomb, link = hostile_day_one_zips(tmp_path)
     not_a_photo, journal = day_one_zip(tmp_path, "fake.zip")
     with zipfile.ZipFile(not_a_photo, "w") as z:
         z.writestr("Journal.json", json.dumps(journal))
@@ -170,16 +159,9 @@ def test_a_zip_over_the_photo_allowance_imports_nothing(start_server, tmp_path):
 
 
 def test_one_import_at_a_time_and_the_place_frees_when_it_ends(api, base_url):
-    address = base_url.removeprefix("http://").rstrip("/")
-    host, port = address.rsplit(":", 1)
-    head = "".join(f"{name}: {value}\r\n" for name, value in auth_headers(base_url).items())
-
     def half_sent():
-        """An import half sent, its sender slow: it holds the writer's place."""
-        connection = socket.create_connection((host, int(port)), timeout=10)
-        connection.sendall(f"POST /api/v1/import HTTP/1.1\r\nHost: {address}\r\n{head}"
-                           f"Content-Type: application/zip\r\nContent-Length: 1000000\r\n\r\n".encode() + b"PK\x03\x04" + bytes(1000))
-        return connection
+        """An import half sent, its sender slow: it holds the server's place."""
+        return diary_api.half_sent(base_url, "/api/v1/import", "application/zip", b"PK\x03\x04" + bytes(1000))
 
     held = [half_sent()]
     journal = DAY_ONE.read_bytes()

@@ -203,10 +203,9 @@ def test_a_bad_day_one_entry_imports_nothing_and_is_named(tmp_path):
     assert exported(database) == before
 
 
-def test_hostile_day_one_zips_are_refused_and_nothing_is_kept(tmp_path):
-    database = tmp_path / "diary.sqlite"
-    diary(database, "new", "Mine", "--body", "kept as it was")
-    before = exported(database)
+def hostile_day_one_zips(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """Day One ZIPs a stranger could send: a name that climbs out of its folder (`../`), a
+    photo that unpacks to 30 MB (a ZIP bomb), and a link."""
     traversal, _ = day_one_zip(tmp_path, "traversal.zip", {"../../escaped.txt": b"out"})
     bomb, journal = day_one_zip(tmp_path, "bomb.zip")
     md5 = journal["entries"][0]["photos"][0]["md5"]
@@ -219,6 +218,14 @@ def test_hostile_day_one_zips_are_refused_and_nothing_is_kept(tmp_path):
         info.create_system = 3
         info.external_attr = (0o120777 << 16)
         z.writestr(info, "/etc/passwd")
+    return traversal, bomb, link
+
+
+def test_hostile_day_one_zips_are_refused_and_nothing_is_kept(tmp_path):
+    database = tmp_path / "diary.sqlite"
+    diary(database, "new", "Mine", "--body", "kept as it was")
+    before = exported(database)
+    traversal, bomb, link = hostile_day_one_zips(tmp_path)
     nested = tmp_path / "nested.json"
     nested.write_text("[" * 100_000 + "]" * 100_000)
     wrong = tmp_path / "notes.csv"

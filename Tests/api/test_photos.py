@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import hashlib
 import select
-import socket
 import sys
 from pathlib import Path
 
 import pytest
 import requests
 
-from diary_api import Api, assert_error, auth_headers
+import diary_api
+from diary_api import Api, assert_error
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import photo_files  # noqa: E402
@@ -213,16 +213,9 @@ def test_a_quota_bounds_what_a_diary_s_photos_take(start_server):
 def test_one_writer_sends_at_most_four_photos_at_once(api, base_url):
     """Each upload holds a temporary file and the server's work: a fifth at once is refused with
     429 and Retry-After (the web app sends one at a time), and a place frees when one ends."""
-    address = base_url.removeprefix("http://").rstrip("/")
-    host, port = address.rsplit(":", 1)
-    head = "".join(f"{name}: {value}\r\n" for name, value in auth_headers(base_url).items())
-
     def half_sent():
         """A photo half sent, its sender slow: it holds one of the writer's places."""
-        connection = socket.create_connection((host, int(port)), timeout=10)
-        connection.sendall(f"POST /api/v1/photos HTTP/1.1\r\nHost: {address}\r\n{head}"
-                           f"Content-Type: image/jpeg\r\nContent-Length: 1000000\r\n\r\n".encode() + b"\xff\xd8" + bytes(1000))
-        return connection
+        return diary_api.half_sent(base_url, "/api/v1/photos", "image/jpeg", b"\xff\xd8" + bytes(1000))
 
     held = [half_sent() for _ in range(4)]
     photo = photo_files.jpeg(64, 48)

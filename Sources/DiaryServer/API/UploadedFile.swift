@@ -20,8 +20,8 @@ enum UploadedFile {
     }
 
     /// The body of `request`, at most `limit` bytes, in a temporary file of no name that lives
-    /// as long as the `ReceivedFile` does.
-    static func receiveFile(_ request: Request, limit: Int, tooLarge: String) async throws -> ReceivedFile {
+    /// as long as the `NamelessFile` does.
+    static func receiveFile(_ request: Request, limit: Int, tooLarge: String) async throws -> NamelessFile {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw APIError(status: .contentTooLarge, code: "too_large", message: tooLarge)
         }
@@ -32,7 +32,7 @@ enum UploadedFile {
                            message: "The server could not make room for the upload; nothing was changed. Try again later.")
         }
         unlink(path)
-        let file = ReceivedFile(descriptor: descriptor)
+        let file = NamelessFile(descriptor: descriptor)
         for try await buffer in request.body {
             file.size += buffer.readableBytes
             // A chunked body has no Content-Length to refuse it by up front.
@@ -58,12 +58,22 @@ enum UploadedFile {
 
 /// A file with no name (a received body, a ZIP to send), closed (and so gone) when this is
 /// released.
-final class ReceivedFile: @unchecked Sendable {
+final class NamelessFile: @unchecked Sendable {
     // Written only while the body is received, by one task; read after.
     let descriptor: Int32
     var size = 0
 
     init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// The file at `path`, opened and measured; its name is the caller's to remove.
+    static func opening(_ path: String) -> NamelessFile? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        let file = NamelessFile(descriptor: descriptor)
+        file.size = Int(lseek(descriptor, 0, SEEK_END))
+        lseek(descriptor, 0, SEEK_SET)
+        return file
+    }
 
     deinit { close(descriptor) }
 

@@ -3,11 +3,6 @@ import DiaryCore
 import Foundation
 import Hummingbird
 import NIOCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `GET /api/v1/export`: the writer's whole diary (not the trash) as a download, in the very
 /// formats `diary export` writes (`DiaryExport`, `ZipExport`, `DayOneZipExport`). The text
@@ -78,7 +73,7 @@ struct ExportController {
     }
 
     /// The ZIP, made in a private folder and opened; its name is gone before it is sent.
-    static func zip(_ format: Format, of store: Diary, dates: LongDate) async throws -> ReceivedFile {
+    static func zip(_ format: Format, of store: Diary, dates: LongDate) async throws -> NamelessFile {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-export-\(UUID().uuidString)").path
         try OwnerOnlyFile.makeFolders(folder)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -95,11 +90,7 @@ struct ExportController {
             throw APIError(status: .insufficientStorage, code: "disk_full",
                            message: "The server could not make the ZIP (its disk may be full); nothing was changed. Try again later, or download the JSON.")
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw APIError.from(CocoaError(.fileReadUnknown)) }
-        let file = ReceivedFile(descriptor: descriptor)
-        file.size = Int(lseek(descriptor, 0, SEEK_END))
-        lseek(descriptor, 0, SEEK_SET)
+        guard let file = NamelessFile.opening(path) else { throw APIError.from(CocoaError(.fileReadUnknown)) }
         return file
     }
 
