@@ -300,7 +300,7 @@ function reportOf({ added, skipped, photos, notKept }) {
 function importFile(file, told) {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', 'api/v1/import');
+    xhr.open('POST', `api/v1/import?timeZone=${encodeURIComponent(zone())}`); // jrnl's hours are the writer's clock's
     xhr.setRequestHeader('Content-Type', file.type || 'application/octet-stream');
     xhr.setRequestHeader('Accept', 'application/x-ndjson');
     const token = api.csrf();
