@@ -171,7 +171,7 @@ export function keepEntry(entry) {
   if (entry.deletedAt) return forgetEntry(entry.id);
   const row = {
     id: entry.id, title: entry.title, excerpt: excerptOf(entry.body ?? ''),
-    createdAt: entry.createdAt, updatedAt: entry.updatedAt, version: entry.version, weather: entry.weather ?? null,
+    createdAt: entry.createdAt, timeZone: entry.timeZone, updatedAt: entry.updatedAt, version: entry.version, weather: entry.weather ?? null,
     tags: entry.tags ?? [], starred: entry.starred ?? false, photo: entry.photos?.[0]?.id,
   };
   return change((store) => {

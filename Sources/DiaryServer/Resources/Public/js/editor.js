@@ -61,6 +61,7 @@ function newId() {
 export function showEditor(root, existingId) {
   const id = existingId ?? newId();
   let createdAt = new Date().toISOString();
+  let zone; // the zone its writer's clock was in (unknown, or new: the browser's)
   let gone = false; // deleted on purpose: nothing left to save
   let weatherTimer = null;
 
@@ -131,11 +132,13 @@ export function showEditor(root, existingId) {
       notice, title, marked.line, photoSlot, body));
   root.append(screen);
 
-  function showDate(iso) {
+  // The day and time where it was written: in its writer's zone.
+  function showDate(iso, timeZone) {
     createdAt = iso;
+    zone = timeZone;
     date.dateTime = time.dateTime = iso;
-    date.textContent = formatAs('full', iso);
-    time.textContent = formatAs('time', iso);
+    date.textContent = formatAs('full', iso, zone);
+    time.textContent = formatAs('time', iso, zone);
   }
 
   function showWeather(entry) {
@@ -214,7 +217,7 @@ export function showEditor(root, existingId) {
   const onSaved = (e) => {
     if (e.detail.id !== id) return;
     const entry = e.detail.entry;
-    showDate(entry.createdAt);
+    showDate(entry.createdAt, entry.timeZone);
     showWeather(entry);
     marked.show(entry);
     // Just written with a place: look once more, when the server has had time to add the weather.
@@ -263,7 +266,7 @@ export function showEditor(root, existingId) {
       // Offline, the device's copy of an entry seen before (device.js).
       const entry = await getEntry(id);
       autosave.known(id, entry.version);
-      showDate(entry.createdAt);
+      showDate(entry.createdAt, entry.timeZone);
       showWeather(entry);
       marked.show(entry);
       if (!draft) fill(entry); // a draft is on show already, with whatever was typed since
@@ -316,7 +319,7 @@ export function showEditor(root, existingId) {
       title.readOnly ? null : { value: 'redate', label: w.redate },
       { value: 'delete', label: t.delete, danger: true },
     ].filter(Boolean));
-    if (choice === 'share') shareEntry({ title: title.value, body: body.value, createdAt });
+    if (choice === 'share') shareEntry({ title: title.value, body: body.value, createdAt, timeZone: zone });
     if (choice === 'redate') marked.redate();
     if (choice === 'delete') remove();
   }

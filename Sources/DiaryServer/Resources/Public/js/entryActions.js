@@ -42,9 +42,9 @@ export function offerUndo(id, message, onRestored) {
 }
 
 export async function shareEntry(entry) {
-  // The shared text: title, long date, then the body.
-  const { title, body, createdAt } = entry;
-  const text = [title.trim(), formatDate(createdAt), '', body].filter((line, i) => i || line).join('\n').trim();
+  // The shared text: title, long date (the day where it was written), then the body.
+  const { title, body, createdAt, timeZone } = entry;
+  const text = [title.trim(), formatDate(createdAt, timeZone), '', body].filter((line, i) => i || line).join('\n').trim();
   if (navigator.share) {
     try {
       await navigator.share({ title, text });

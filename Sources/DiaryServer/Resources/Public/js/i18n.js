@@ -21,42 +21,46 @@ export const lang = chosenLanguage ?? browserLanguages.map(base).find((l) => l =
 
 export const t = (await import(lang === 'ko' ? './strings.ko.js' : './strings.en.js')).default;
 
-// Dates follow the browser's own language list, as the iOS app's
-// DateFormatter followed the device locale: "2020년 12월 22일", "December 22, 2020".
-const longDate = new Intl.DateTimeFormat(languages, { dateStyle: 'long' });
-
-export function formatDate(iso) {
-  return longDate.format(iso ? new Date(iso) : new Date());
-}
-
-// The journal's own forms of a date, in the browser's language and time zone: the entry's page
-// says "Tuesday, December 22, 2020" over "9:41 PM"; the list puts its rows under "December
-// 2020", each beside its day "22" and "Tue".
-const formats = {
-  full: new Intl.DateTimeFormat(languages, { dateStyle: 'full' }),
-  time: new Intl.DateTimeFormat(languages, { timeStyle: 'short' }),
-  month: new Intl.DateTimeFormat(languages, { year: 'numeric', month: 'long' }),
-  day: new Intl.DateTimeFormat(languages, { day: 'numeric' }),
-  weekday: new Intl.DateTimeFormat(languages, { weekday: 'short' }),
+// Dates follow the browser's own language list, as the iOS app's DateFormatter followed the
+// device locale, in `zone` (an entry's writer's, an IANA name) if this browser knows it, else its
+// own. The journal's forms: the entry's page says "Tuesday, December 22, 2020" over "9:41 PM";
+// the list puts its rows under "December 2020", each beside "22" and "Tue"; 'long' is "December
+// 22, 2020"; '' is "2020-12-22" (as Swedish writes it).
+const forms = {
+  long: { dateStyle: 'long' },
+  full: { dateStyle: 'full' },
+  time: { timeStyle: 'short' },
+  month: { year: 'numeric', month: 'long' },
+  day: { day: 'numeric' },
+  weekday: { weekday: 'short' },
 };
-
-/** The date in one of the forms above: 'full', 'time', 'month', 'day' or 'weekday'. */
-export function formatAs(form, iso) {
-  // The day alone, as a number: Korean's "22일" says its 일 again beside the weekday.
-  if (form === 'day') return formats.day.formatToParts(new Date(iso)).find((p) => p.type === 'day').value;
-  return formats[form].format(new Date(iso));
+const made = {};
+function formatter(form, timeZone) {
+  try {
+    return (made[form + timeZone] ??= new Intl.DateTimeFormat(form ? languages : 'sv', { ...forms[form], timeZone }));
+  } catch {
+    return (made[form + timeZone] = formatter(form)); // a zone unknown here: the browser's
+  }
 }
+
+/** The date in one of the forms above: 'long', 'full', 'time', 'month', 'day' or 'weekday'. */
+export function formatAs(form, iso, zone) {
+  const format = formatter(form, zone);
+  // The day alone, as a number: Korean's "22일" says its 일 again beside the weekday.
+  return form === 'day' ? format.formatToParts(new Date(iso)).find((p) => p.type === 'day').value : format.format(new Date(iso));
+}
+
+export const formatDate = (iso, zone) => formatAs('long', iso, zone);
 
 /** Where the entry's day and month are in the writer's calendar: "2020-12" and "2020-12-22". */
-export function localDay(iso) {
-  const d = new Date(iso);
-  const month = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
-  return { month, day: `${month}-${String(d.getDate()).padStart(2, '0')}` };
+export function localDay(iso, zone) {
+  const day = formatAs('', iso, zone);
+  return { month: day.slice(0, -3), day };
 }
 
-/** "Today" or "Yesterday" for an entry of this day or the one before, else null. */
-export function nearDay(iso) {
-  const { day } = localDay(iso);
+/** "Today" or "Yesterday" for an entry of the reader's today or the day before, else null. */
+export function nearDay(iso, zone) {
+  const { day } = localDay(iso, zone);
   const now = new Date();
   if (day === localDay(now).day) return t.today;
   const before = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1, 12);

@@ -349,13 +349,13 @@ export function grouped(journal, context) {
   let month = null;
   let list = null;
   return (entries) => entries.map((entry) => {
-    const { month: its } = localDay(entry.createdAt);
+    const { month: its } = localDay(entry.createdAt, entry.timeZone);
     if (its !== month) {
       month = its;
       const id = `month-${its}-${++groups}`;
       list = h('ul', { class: 'entries', 'aria-labelledby': id });
       journal.append(h('section', { class: 'month-group' },
-        h('h2', { class: 'month', id }, formatAs('month', entry.createdAt)), list));
+        h('h2', { class: 'month', id }, formatAs('month', entry.createdAt, entry.timeZone)), list));
     }
     const li = row(entry, context);
     list.append(li);
@@ -478,20 +478,20 @@ export function row(entry, context, snippet) {
  */
 function rowLink(entry, mark, snippet) {
   const title = entry.title.trim();
-  const at = entry.createdAt;
-  const near = nearDay(at);
-  const when = near ?? (snippet == null ? null : formatDate(at));
+  const { createdAt: at, timeZone: zone } = entry; // its moment, in its writer's zone (i18n.js)
+  const near = nearDay(at, zone);
+  const when = near ?? (snippet == null ? null : formatDate(at, zone));
   return h('a', { class: 'row-link', href: `#/entry/${entry.id}` },
     h('span', { class: 'row-day', 'aria-hidden': 'true' },
-      h('span', { class: 'row-date' }, formatAs('day', at)),
-      h('span', { class: 'row-weekday' }, formatAs('weekday', at))),
+      h('span', { class: 'row-date' }, formatAs('day', at, zone)),
+      h('span', { class: 'row-weekday' }, formatAs('weekday', at, zone))),
     h('span', { class: 'row-text' },
       h('span', { class: title ? 'row-title' : 'row-title untitled' }, title ? mark(title) : t.untitled),
       h('span', { class: 'row-meta' },
         h('time', { datetime: at },
           when ? h('span', { class: near ? 'row-when row-near' : 'row-when' }, when)
-            : h('span', { class: 'visually-hidden' }, `${formatDate(at)}, `),
-          h('span', { class: 'row-time' }, formatAs('time', at))),
+            : h('span', { class: 'visually-hidden' }, `${formatDate(at, zone)}, `),
+          h('span', { class: 'row-time' }, formatAs('time', at, zone))),
         weatherIcon(entry.weather),
         entry.starred ? h('span', { class: 'row-star', role: 'img', 'aria-label': t.starred }, '★') : null,
         entry.waiting ? waitingMark() : null),
@@ -542,8 +542,8 @@ function edited(entry, { title, body, weather, tags, starred, version, photos })
 }
 
 /** An entry as the list's page gives it: its body cut to the excerpt. */
-function summary({ id, title, body, createdAt, weather, version, tags, starred, photos }) {
-  return { id, title, createdAt, weather, version, tags, starred, excerpt: device.excerptOf(body), photo: photos?.[0]?.id };
+function summary({ id, title, body, createdAt, timeZone, weather, version, tags, starred, photos }) {
+  return { id, title, createdAt, timeZone, weather, version, tags, starred, excerpt: device.excerptOf(body), photo: photos?.[0]?.id };
 }
 
 /** The empty diary invites its first entry; the sample diary is there to look around first. */
