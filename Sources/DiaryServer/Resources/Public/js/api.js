@@ -93,10 +93,11 @@ export const trashEntry = (id, opts = {}) =>
 // The client picks the id, so a retried POST finds the entry it already made.
 // `opts.location` ({latitude, longitude}, already rounded) asks the server for the weather.
 // `basedOn` (a retry only): the version the text builds on, should an earlier try have got through.
+// `timeZone`: the writer's, the browser's as the server stamps the moment.
 export const createEntry = (id, title, body, opts = {}) =>
   request('POST', 'entries', {
     body: {
-      id, title, body, photos: opts.photos,
+      id, title, body, photos: opts.photos, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       ...(opts.location ? { location: opts.location } : {}),
       ...(opts.basedOn ? { basedOn: opts.basedOn } : {}),
     },

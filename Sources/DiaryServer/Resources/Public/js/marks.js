@@ -182,7 +182,8 @@ export function marks(id) {
     if ((await answer) !== 'change' || !field.value || field.value === local) return;
     const chosen = new Date(field.value); // read as the writer's own clock
     if (Number.isNaN(chosen.getTime())) return;
-    return send(() => ({ createdAt: chosen.toISOString() }));
+    // The entry now shows in this browser's zone, the one the time was chosen in.
+    return send(() => ({ createdAt: chosen.toISOString(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone }));
   }
 
   return { star, line, show, redate, lock };
