@@ -12,11 +12,11 @@ struct PostgresEntryRow: Sendable {
     /// Every query reads these columns in this order (see `decode`).
     static let columns = """
         seq, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude,
-        weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature, tags, starred, photos
+        weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature, tags, starred, photos, time_zone
         """
 
     typealias Columns = (Int64, String, ByteBuffer, ByteBuffer, Int64, Int64, Int64, Int64?, Double?, Double?,
-                         ByteBuffer?, String?, ByteBuffer?, Bool?, Double?, [String], Bool, String)
+                         ByteBuffer?, String?, ByteBuffer?, Bool?, Double?, [String], Bool, String, String?)
 
     init(_ row: PostgresRow) throws {
         self.init(try row.decode(Columns.self))
@@ -25,17 +25,17 @@ struct PostgresEntryRow: Sendable {
     /// A row of `owner_id, ` + `columns`: whose entry it is, and the entry.
     static func owned(_ row: PostgresRow) throws -> (UserID, PostgresEntryRow) {
         let (owner, sequence, id, title, body, created, updated, version, deleted, latitude, longitude,
-             provider, condition, description, isDay, temperature, tags, starred, photos) = try row.decode(
+             provider, condition, description, isDay, temperature, tags, starred, photos, zone) = try row.decode(
                 (Int64, Int64, String, ByteBuffer, ByteBuffer, Int64, Int64, Int64, Int64?, Double?, Double?,
-                 ByteBuffer?, String?, ByteBuffer?, Bool?, Double?, [String], Bool, String).self)
+                 ByteBuffer?, String?, ByteBuffer?, Bool?, Double?, [String], Bool, String, String?).self)
         return (UserID(rawValue: owner), PostgresEntryRow((sequence, id, title, body, created, updated, version, deleted, latitude,
                                                            longitude, provider, condition, description, isDay, temperature,
-                                                           tags, starred, photos)))
+                                                           tags, starred, photos, zone)))
     }
 
     init(_ columns: Columns) {
         let (sequence, id, title, body, created, updated, version, deleted, latitude, longitude,
-             provider, condition, description, isDay, temperature, tags, starred, photos) = columns
+             provider, condition, description, isDay, temperature, tags, starred, photos, zone) = columns
         self.sequence = sequence
         var weather: Weather?
         if let provider, let condition = condition.flatMap(WeatherCondition.init(rawValue:)) {
@@ -48,7 +48,7 @@ struct PostgresEntryRow: Sendable {
             createdAt: Date(millisecondsSince1970: created), updatedAt: Date(millisecondsSince1970: updated),
             version: Int(version), deletedAt: deleted.map(Date.init(millisecondsSince1970:)),
             location: latitude.flatMap { latitude in longitude.flatMap { Coordinates(latitude: latitude, longitude: $0) } },
-            weather: weather, tags: tags, starred: starred, photos: [EntryPhoto](storedText: photos))
+            weather: weather, tags: tags, starred: starred, photos: [EntryPhoto](storedText: photos), timeZone: zone)
     }
 
     /// The entry with this id in `owner`'s diary.
@@ -86,11 +86,13 @@ struct PostgresEntryRow: Sendable {
         binds.append(entry.starred)
         binds.append(Int32(clamping: entry.wordCount))
         binds.append(entry.photos.storedText)
+        binds.append(entry.timeZone)
         let insert = """
             INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude,
                 weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature,
-                words, title_words, body_words, tags, tag_keys, starred, word_count, photos)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::tsvector, $17, $18, $19, $20, $21, $22, $23)
+                words, title_words, body_words, tags, tag_keys, starred, word_count, photos, time_zone)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::tsvector, $17, $18, $19, $20, $21, $22, $23,
+                $24)
             ON CONFLICT (owner_id, id) DO NOTHING
             RETURNING seq
             """
@@ -140,6 +142,7 @@ struct PostgresEntryRow: Sendable {
             any = text || old.updatedAt != new.updatedAt || old.createdAt != new.createdAt || old.deletedAt != new.deletedAt
                 || old.location != new.location || old.weather != new.weather || old.version != new.version
                 || !Tags.same(old.tags, new.tags) || old.starred != new.starred || !EntryPhoto.same(old.photos, new.photos)
+                || old.timeZone != new.timeZone
         }
     }
 

@@ -9,7 +9,7 @@ extension PostgresEntryRows {
     private static let summaryColumns = """
         seq, id, title, substring(ltrim(body, '\\x20090a0d'::bytea) FROM 1 FOR 1600), created_at, updated_at, version, deleted_at,
         latitude, longitude, weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature,
-        tags, starred, photos
+        tags, starred, photos, time_zone
         """
 
     /// Where the cursor's entry stands among rows of its time: its `seq` in this diary, or
@@ -95,7 +95,7 @@ extension PostgresEntryRows {
                 summaries.append(EntrySummary(
                     id: entry.id, title: entry.title, excerpt: Excerpt.of(entry.body), createdAt: entry.createdAt,
                     updatedAt: entry.updatedAt, version: entry.version, deletedAt: entry.deletedAt, weather: entry.weather,
-                    tags: entry.tags, starred: entry.starred, photo: entry.photos.first?.id))
+                    tags: entry.tags, starred: entry.starred, photo: entry.photos.first?.id, timeZone: entry.timeZone))
             }
             let next = Self.nextPage(&summaries, limit: limit).map { EntryCursor(time: time($0).millisecondsSince1970, entry: $0.id) }
             return EntryPage(entries: summaries, nextCursor: next)

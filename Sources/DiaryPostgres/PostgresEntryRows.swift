@@ -178,11 +178,13 @@ struct PostgresEntryRows: EntryRows {
     func tallies(from: Int64, until: Int64) async throws -> [EntryTally] {
         try await database.read { [owner, logger] connection in
             let rows = try await connection.query("""
-                SELECT created_at, word_count FROM entry
+                SELECT created_at, word_count, time_zone FROM entry
                 WHERE owner_id = \(owner.rawValue) AND deleted_at IS NULL AND created_at >= \(from) AND created_at < \(until)
                 """, logger: logger)
             var tallies: [EntryTally] = []
-            for try await (moment, words) in rows.decode((Int64, Int32).self) { tallies.append(EntryTally(moment: moment, words: Int(words))) }
+            for try await (moment, words, zone) in rows.decode((Int64, Int32, String?).self) {
+                tallies.append(EntryTally(moment: moment, words: Int(words), zone: zone))
+            }
             return tallies
         }
     }

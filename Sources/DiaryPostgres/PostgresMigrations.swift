@@ -168,6 +168,11 @@ enum PostgresMigrations {
             -- login), for the list of signed-in devices; '' for sessions begun before.
             ALTER TABLE session ADD COLUMN label text NOT NULL DEFAULT '';
             """),
+        ("v8-time-zones", """
+            -- The zone each entry's writer's clock was in ('Asia/Seoul'), so the list shows it on
+            -- the day it was written wherever it is read; NULL where no one said.
+            ALTER TABLE entry ADD COLUMN time_zone text;
+            """),
     ]
 
     /// Work a migration needs Swift for, run after its SQL, in its transaction.

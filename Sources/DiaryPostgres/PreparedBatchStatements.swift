@@ -35,11 +35,11 @@ enum PreparedBatchStatements {
 
         func decodeRow(_ row: PostgresRow) throws -> (Key, ReadRow) {
             let (owner, xmin, sequence, id, title, body, created, updated, version, deleted, latitude, longitude,
-                 provider, condition, description, isDay, temperature, tags, starred, photos) = try row.decode(
+                 provider, condition, description, isDay, temperature, tags, starred, photos, zone) = try row.decode(
                     (Int64, Int64, Int64, String, ByteBuffer, ByteBuffer, Int64, Int64, Int64, Int64?, Double?, Double?,
-                     ByteBuffer?, String?, ByteBuffer?, Bool?, Double?, [String], Bool, String).self)
+                     ByteBuffer?, String?, ByteBuffer?, Bool?, Double?, [String], Bool, String, String?).self)
             let read = PostgresEntryRow((sequence, id, title, body, created, updated, version, deleted, latitude, longitude,
-                                         provider, condition, description, isDay, temperature, tags, starred, photos))
+                                         provider, condition, description, isDay, temperature, tags, starred, photos, zone))
             return (Key(owner: UserID(rawValue: owner), id: read.entry.id), ReadRow(row: read, xmin: xmin))
         }
     }
@@ -74,14 +74,14 @@ enum PreparedBatchStatements {
                     weather_condition = i.weather_condition, weather_description = i.weather_description,
                     weather_is_day = i.weather_is_day, weather_temperature = i.weather_temperature, version = i.version,
                     starred = i.starred, tags = ($24::text[])[i.tags_from:i.tags_to], tag_keys = ($25::text[])[i.tags_from:i.tags_to],
-                    photos = i.photos
+                    photos = i.photos, time_zone = i.time_zone
                 FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::bytea[], $5::bytea[], $6::text[], $7::int4[], $8::int4[],
                             $9::int4[], $10::int8[], $11::int8[], $12::int8[], $13::float8[], $14::float8[], $15::bytea[],
                             $16::text[], $17::bytea[], $18::bool[], $19::float8[], $20::int8[], $21::bool[], $22::int4[],
-                            $23::int4[], $26::int4[], $27::text[])
+                            $23::int4[], $26::int4[], $27::text[], $28::text[])
                     AS i (seq, read_version, read_xmin, title, body, words, title_words, body_words, word_count, updated_at,
                           created_at, deleted_at, latitude, longitude, weather_provider, weather_condition, weather_description,
-                          weather_is_day, weather_temperature, version, starred, tags_from, tags_to, changes, photos)
+                          weather_is_day, weather_temperature, version, starred, tags_from, tags_to, changes, photos, time_zone)
                 WHERE entry.seq = i.seq AND entry.version = i.read_version AND entry.xmin = i.read_xmin::text::xid
                 RETURNING entry.seq, entry.owner_id, i.changes),
             counted AS (
@@ -96,7 +96,7 @@ enum PreparedBatchStatements {
             .int8Array, .int8Array, .int8Array, .byteaArray, .byteaArray, .textArray, .int4Array, .int4Array,
             .int4Array, .int8Array, .int8Array, .int8Array, .float8Array, .float8Array, .byteaArray,
             .textArray, .byteaArray, .boolArray, .float8Array, .int8Array, .boolArray, .int4Array,
-            .int4Array, .textArray, .textArray, .int4Array, .textArray,
+            .int4Array, .textArray, .textArray, .int4Array, .textArray, .textArray,
         ]
         typealias Row = (Int64?, Int64?, Int64?)
 
@@ -142,6 +142,7 @@ enum PreparedBatchStatements {
             binds.append(entries.flatMap { $0.tags.map(Tags.key) })
             binds.append(writes.map { Int32(clamping: $0.changes) })
             binds.append(entries.map(\.photos.storedText))
+            binds.append(NullableArray(entries.map(\.timeZone)))
             return binds
         }
 

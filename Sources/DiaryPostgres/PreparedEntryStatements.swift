@@ -33,7 +33,7 @@ enum PreparedEntryStatements {
         ("updated_at", .int8), ("created_at", .int8), ("deleted_at", .int8), ("latitude", .float8), ("longitude", .float8),
         ("weather_provider", .bytea), ("weather_condition", .text), ("weather_description", .bytea),
         ("weather_is_day", .bool), ("weather_temperature", .float8), ("version", .int8),
-        ("tags", .textArray), ("tag_keys", .textArray), ("starred", .bool), ("photos", .text),
+        ("tags", .textArray), ("tag_keys", .textArray), ("starred", .bool), ("photos", .text), ("time_zone", .text),
     ]
     static let textColumns: [(name: String, type: PostgresDataType)] = [
         ("title", .bytea), ("body", .bytea), ("words", .text), ("title_words", .int4), ("body_words", .int4),
@@ -72,6 +72,7 @@ enum PreparedEntryStatements {
         binds.append(entry.tags.map(Tags.key))
         binds.append(entry.starred)
         binds.append(entry.photos.storedText)
+        binds.append(entry.timeZone)
         binds.append(row.sequence)
         binds.append(Int64(row.entry.version))
         binds.append(owner.rawValue)

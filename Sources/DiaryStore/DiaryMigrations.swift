@@ -235,6 +235,12 @@ enum DiaryMigrations {
             // at login), for the list of signed-in devices; '' for sessions begun before.
             try db.execute(sql: "ALTER TABLE session ADD COLUMN label TEXT NOT NULL DEFAULT ''")
         }
+        migrator.registerMigration("v12-time-zones") { db in
+            // The zone each entry's writer's clock was in ("Asia/Seoul"), so the list shows it
+            // on the day it was written wherever it is read; NULL where no one said (every entry
+            // written before this, and imports from formats without zones).
+            try db.execute(sql: "ALTER TABLE entry ADD COLUMN time_zone TEXT")
+        }
         return migrator
     }
 }

@@ -15,13 +15,13 @@ struct EntryRow {
     static let columns = "seq, id, title, body, created_at, updated_at, version, deleted_at, " + laterColumns
     /// The columns after the body and the dates, which a list row reads too.
     static let laterColumns =
-        "latitude, longitude, weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature, tags, starred, photos"
+        "latitude, longitude, weather_provider, weather_condition, weather_description, weather_is_day, weather_temperature, tags, starred, photos, time_zone"
 
     /// Positions in `columns` (a list reads `substr(body, …)` at `body`'s place).
     enum Column {
         static let sequence = 0, id = 1, title = 2, body = 3, createdAt = 4, updatedAt = 5, version = 6, deletedAt = 7
         static let latitude = 8, longitude = 9, weatherProvider = 10, weatherCondition = 11, weatherDescription = 12
-        static let weatherIsDay = 13, weatherTemperature = 14, tags = 15, starred = 16, photos = 17
+        static let weatherIsDay = 13, weatherTemperature = 14, tags = 15, starred = 16, photos = 17, timeZone = 18
     }
 
     init(_ row: some ColumnValues) {
@@ -38,7 +38,8 @@ struct EntryRow {
             weather: Self.weather(row),
             tags: Self.tags(row),
             starred: row.integer(Column.starred) != 0,
-            photos: [EntryPhoto](storedText: row.text(Column.photos)))
+            photos: [EntryPhoto](storedText: row.text(Column.photos)),
+            timeZone: row.optionalText(Column.timeZone))
     }
 
     /// How `entry.tags` keeps an entry's tags: joined by U+001F, which no tag holds (`Tags`).
@@ -110,8 +111,8 @@ struct EntryRow {
     static func insert(_ entry: Entry, owner: UserID, index: SearchIndexChanges, _ db: Database) throws {
         try db.cachedStatement(sql: """
                 INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude, tags, starred,
-                    word_count, photos)
-                VALUES (?, ?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    word_count, photos, time_zone)
+                VALUES (?, ?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(
             arguments: [
                 owner.rawValue,
@@ -120,6 +121,7 @@ struct EntryRow {
                 entry.updatedAt.millisecondsSince1970, entry.version, entry.deletedAt?.millisecondsSince1970,
                 entry.location?.latitude, entry.location?.longitude,
                 entry.tags.joined(separator: tagSeparator), entry.starred, entry.wordCount, entry.photos.storedText,
+                entry.timeZone,
             ])
         let sequence = db.lastInsertedRowID
         if let weather = entry.weather { try setWeather(weather, sequence: sequence, db) }
@@ -164,6 +166,9 @@ struct EntryRow {
         if !EntryPhoto.same(old.photos, entry.photos) {
             try db.cachedStatement(sql: "UPDATE entry SET photos = ? WHERE seq = ?").execute(
                 arguments: [entry.photos.storedText, row.sequence])
+        }
+        if old.timeZone != entry.timeZone {
+            try db.cachedStatement(sql: "UPDATE entry SET time_zone = ? WHERE seq = ?").execute(arguments: [entry.timeZone, row.sequence])
         }
         if old.location != entry.location {
             try db.cachedStatement(sql: "UPDATE entry SET latitude = ?, longitude = ? WHERE seq = ?").execute(

@@ -128,7 +128,8 @@ extension SQLiteEntryRows {
             weather: EntryRow.weather(row),
             tags: EntryRow.tags(row),
             starred: (row[Column.starred] as Int64) != 0,
-            photo: EntryRow.firstPhoto(row))
+            photo: EntryRow.firstPhoto(row),
+            timeZone: row[Column.timeZone])
     }
 }
 

@@ -159,11 +159,13 @@ public struct SQLiteEntryRows: EntryRows {
         try await read { [owner] db in
             // The diary's own index holds the span in order; the word count is read beside it.
             let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT created_at, word_count FROM entry
+                SELECT created_at, word_count, time_zone FROM entry
                 WHERE owner_id = ? AND deleted_at IS NULL AND created_at >= ? AND created_at < ?
                 """), arguments: [owner.rawValue, from, until])
             var tallies: [EntryTally] = []
-            while let row = try rows.next() { tallies.append(EntryTally(moment: row.integer(0), words: Int(row.integer(1)))) }
+            while let row = try rows.next() {
+                tallies.append(EntryTally(moment: row.integer(0), words: Int(row.integer(1)), zone: row.optionalText(2)))
+            }
             return tallies
         }
     }

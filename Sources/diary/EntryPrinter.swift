@@ -27,7 +27,8 @@ struct EntryPrinter {
         if !more.isEmpty { text += text.isEmpty ? more : " — " + more }
         if !entry.tags.isEmpty { text += "  " + Tags.hashtags(entry.tags) }
         let weather = (entry.starred ? "★ " : "") + (entry.weather.map { $0.condition.emoji + " " } ?? "")
-        let head = shown("\(id)  \(dates.string(from: entry.createdAt)) \(time(of: entry.createdAt))")
+        let clock = dates.onClock(of: entry.timeZone)
+        let head = shown("\(id)  \(clock.string(from: entry.createdAt)) \(clock.time(of: entry.createdAt))")
         // Piped, a line keeps 120 characters of text; at a terminal it fits the width instead.
         var line = head + "  " + shown(weather + (terminal.width == nil ? String(text.prefix(120)) : text))
         if let width = terminal.width { line = DisplayWidth.fit(line, to: width) }
@@ -39,7 +40,10 @@ struct EntryPrinter {
     func full(_ entry: Entry) -> String {
         var lines: [String] = []
         if !entry.title.isBlank { lines.append(entry.title) }
-        var meta = "\(dates.string(from: entry.createdAt)) \(time(of: entry.createdAt)) · \(entry.id.diaryString)"
+        // On its writer's clock, naming the zone when it is not this computer's.
+        let clock = dates.onClock(of: entry.timeZone)
+        let zone = clock.timeZone == dates.timeZone ? "" : " (\(clock.timeZone.identifier))"
+        var meta = "\(clock.string(from: entry.createdAt)) \(clock.time(of: entry.createdAt))\(zone) · \(entry.id.diaryString)"
         if let weather = entry.weather {
             meta += " · \(weather.condition.emoji) \(weather.description)"
             // Only a sensible number is shown: Int() of 1e300 (a hostile provider's) would trap.

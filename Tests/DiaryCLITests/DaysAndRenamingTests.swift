@@ -20,9 +20,10 @@ struct DaysAndRenamingTests {
         #expect(lines[1] == "Su  Mo  Tu  We  Th  Fr  Sa")
         #expect(lines[2] == "             1•  2   3•  4", "\(may.output)")  // May 1, 2024 was a Wednesday
         #expect(may.output.contains("2 days written: 3 entries."), "\(may.output)")
-        // Seen from New York, the first entry is April's.
+        // Seen from New York, each entry is still on the day it was written in Seoul: it keeps
+        // its writer's zone (April 30 there, for the first).
         let there = try diary.run(["calendar", "2024-05"], environment: ["TZ": "America/New_York"]).output
-        #expect(there.contains(" 2•") && !there.contains(" 1•"), "\(there)")
+        #expect(there == may.output, "\(there)")
         let json = try diary.run(["calendar", "2024-05", "--json"], environment: Self.seoul).output
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect((parsed["days"] as? [[String: Any]])?.map { $0["date"] as? String } == ["2024-05-01", "2024-05-03"])
@@ -32,6 +33,24 @@ struct DaysAndRenamingTests {
             let refused = try diary.run(["calendar", bad])
             #expect(refused.status == 64 && refused.error.contains("not a month"), "\(bad): \(refused.error)")
         }
+    }
+
+    @Test("An entry keeps its writer's zone: list and show give its hour on that clock, wherever they are read")
+    func writersClock() throws {
+        let diary = try DiaryProcess()
+        let saved = try diary.run(["new", "--date", "2024-05-01 07:30", "Morning walk"], environment: Self.seoul)
+        #expect(saved.status == 0, "\(saved.error)")
+        let london = ["TZ": "Europe/London"]
+        let line = try diary.run(["list"], environment: london).output
+        #expect(line.contains("May 1, 2024 7:30") && line.contains("Morning walk"), "\(line)")
+        let id = String(line.prefix(8))
+        let shown = try diary.run(["show", id], environment: london).output
+        #expect(shown.contains("May 1, 2024 7:30") && shown.contains("(Asia/Seoul)"), "\(shown)")
+        // At home, the zone goes without saying.
+        let home = try diary.run(["show", id], environment: Self.seoul).output
+        #expect(home.contains("May 1, 2024 7:30") && !home.contains("(Asia/Seoul)"), "\(home)")
+        let json = try diary.run(["show", id, "--json"], environment: london).output
+        #expect(json.contains(#""timeZone" : "Asia/Seoul""#), "\(json)")
     }
 
     @Test("stats gives the year: entries, words, days, streaks, a heatmap and each month")

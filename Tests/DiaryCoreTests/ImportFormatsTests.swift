@@ -20,6 +20,7 @@ struct ImportFormatsTests {
         #expect(jeju.createdAt == ISODate.date(from: "2024-05-01T12:30:00Z"))
         #expect(jeju.updatedAt == ISODate.date(from: "2024-05-01T13:05:12Z"))
         #expect(jeju.tags == ["travel", "여행"] && jeju.starred)
+        #expect(file.entries.allSatisfy { $0.timeZone == "Asia/Seoul" })
         #expect(jeju.location == Coordinates(latitude: 33.46, longitude: 126.94))
         #expect(jeju.weather == Weather(provider: "WeatherKit", condition: .clouds, description: "Partly Cloudy", isDay: true, temperatureCelsius: 18.5))
         #expect(file.photos[0] == [SourcePhoto(file: "5d41402abc4b2a76b9719d911017c592", caption: "")])
@@ -38,7 +39,8 @@ struct ImportFormatsTests {
     func dayOneNotKept() throws {
         let counts = try ImportFile.read(try Data(contentsOf: Self.dayOne)).notKept.counts
         #expect(counts["creationDevice"] == 3)
-        #expect(counts["timeZone"] == 3)
+        // The writer's zone is kept now (`Entry.timeZone`), not counted.
+        #expect(counts["timeZone"] == nil)
         #expect(counts["richText"] == 1 && counts["editingTime"] == 1 && counts["audios"] == 1)
         #expect(counts["location.placeName"] == 1 && counts["location.country"] == 1)
         #expect(counts["weather.windSpeedKPH"] == 1)
@@ -69,6 +71,46 @@ struct ImportFormatsTests {
         let back = try ImportFile.read(Data(json.utf8)).entries[0]
         #expect(back.title == entry.title && back.body == entry.body)
         #expect(back.id == entry.id && back.createdAt == entry.createdAt && back.tags == entry.tags && back.starred)
+    }
+
+    @Test("A Day One zone this system does not know is counted and left out; one that is no text refuses the entry")
+    func dayOneZones() throws {
+        func read(_ zone: String) throws -> ImportedFile {
+            let json = #"{"metadata":{"version":"1.0"},"entries":[{"uuid":"0B5F1E4A9C3D4E7F8A1B2C3D4E5F6A7B","creationDate":"2024-05-01T12:30:00Z","text":"Hi","timeZone":"#
+                + zone + "}]}"
+            return try ImportFile.read(Data(json.utf8))
+        }
+        #expect(try read(#""Europe/London""#).entries[0].timeZone == "Europe/London")
+        let unknown = try read(#""Mars/Olympus""#)
+        #expect(unknown.entries[0].timeZone == nil && unknown.notKept.counts.keys.contains { $0.hasPrefix("timeZone") })
+        #expect(try read("null").entries[0].timeZone == nil)
+        #expect(throws: ImportError.self) { try read("9") }
+    }
+
+    @Test("An export writes each entry's own zone: Day One's timeZone, jrnl's hours on the writer's clock")
+    func exportsWriteTheEntrysZone() throws {
+        let entry = Entry(title: "Seoul", body: "", createdAt: ISODate.date(from: "2024-04-30T22:30:00Z")!, timeZone: "Asia/Seoul")
+        let dayOne = try JSONSerialization.jsonObject(with: DayOneFile.record(for: entry, files: [:], zone: .gmt)) as! [String: Any]
+        #expect(dayOne["timeZone"] as? String == "Asia/Seoul")
+        var unzoned = entry
+        unzoned.timeZone = nil
+        let other = try JSONSerialization.jsonObject(with: DayOneFile.record(for: unzoned, files: [:], zone: .gmt)) as! [String: Any]
+        #expect(other["timeZone"] as? String == TimeZone.gmt.identifier)
+        let jrnl = try JSONSerialization.jsonObject(with: JrnlFile.record(for: entry, zone: .gmt)) as! [String: Any]
+        #expect(jrnl["date"] as? String == "2024-05-01" && jrnl["time"] as? String == "07:30")
+        let jrnlUnzoned = try JSONSerialization.jsonObject(with: JrnlFile.record(for: unzoned, zone: .gmt)) as! [String: Any]
+        #expect(jrnlUnzoned["date"] as? String == "2024-04-30" && jrnlUnzoned["time"] as? String == "22:30")
+    }
+
+    @Test("jrnl's hours are read on the writer's clock, and each entry keeps that zone")
+    func jrnlZone() throws {
+        let seoul = TimeZone(identifier: "Asia/Seoul")!
+        let journal = try ImportFile.read(Data("[2024-05-01 07:30] Morning walk.\n".utf8), zone: seoul)
+        #expect(journal.entries[0].createdAt == ISODate.date(from: "2024-04-30T22:30:00Z"))
+        #expect(journal.entries[0].timeZone == "Asia/Seoul")
+        let json = #"{"tags": {}, "entries": [{"title": "Morning walk.", "body": "", "date": "2024-05-01", "time": "07:30", "tags": [], "starred": false}]}"#
+        let exported = try ImportFile.read(Data(json.utf8), zone: seoul)
+        #expect(exported.entries[0].createdAt == journal.entries[0].createdAt && exported.entries[0].timeZone == "Asia/Seoul")
     }
 
     @Test("jrnl's JSON: local times read in the given zone, tags without their @, ids the same as the journal file's")

@@ -26,7 +26,7 @@ struct InstallationCopyTests {
             let sunny = Weather(provider: "open-meteo", condition: .clear, description: "clear sky", isDay: false, temperatureCelsius: -3.5)
             try await diary.attachWeather(sunny, to: first.id)
             let doomed = try await diary.create(try EntryText(title: "\(words) trashed", body: ""), id: UUID(), tags: ["gone", "여행"],
-                                                starred: true)
+                                                starred: true, timeZone: "Asia/Seoul")
             _ = try await diary.moveToTrash(id: doomed.id)
             // A photo of two parts with its thumbnail, held by the first entry.
             let (photo, bytes) = PhotoRowsConformanceTests.photo(bytes: StoredPhoto.partSize + 999, seed: UInt8(user.id.rawValue))

@@ -41,7 +41,8 @@ struct MigrationUpgradeTests {
         #expect(try await store.search("일기", limit: 50).map(\.entry.title) == ["Edited in v1"])
         let migrations = try await DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
         #expect(migrations == ["v1-entries", "v2-weather", "v3-accounts", "v4-change-counts", "v5-user-name-keys", "v6-entry-ids-per-diary",
-                               "v7-tags-and-stars", "v8-word-counts", "v9-tag-owners", "v10-photos", "v11-session-labels"])
+                               "v7-tags-and-stars", "v8-word-counts", "v9-tag-owners", "v10-photos", "v11-session-labels",
+                               "v12-time-zones"])
         #expect(migrations == DiaryMigrations.names)
         // v2: old entries have no weather, and can be given some.
         let old = try #require(before.first.flatMap { UUID(uuidString: $0["id"]) })

@@ -10,6 +10,13 @@ public struct LongDate: Sendable {
         self.timeZone = timeZone
     }
 
+    /// The same language on the clock of an entry's writer (`Entry.timeZone`), so an entry shows
+    /// the hour and the day it was written; on this one's when it has no zone.
+    public func onClock(of zone: String?) -> LongDate {
+        guard let zone, zone != timeZone.identifier, let its = TimeZone(identifier: zone) else { return self }
+        return LongDate(locale: locale, timeZone: its)
+    }
+
     /// The reader's language as the POSIX environment gives it: `LC_ALL`, then `LC_TIME`, then
     /// `LANG` ("ko_KR.UTF-8" → ko_KR). "C", "POSIX" or nothing set reads as US English.
     public init(environment: [String: String], timeZone: TimeZone = .current) {

@@ -5,7 +5,7 @@ import Foundation
 
 extension Entry: Encodable {
     enum CodingKeys: String, CodingKey {
-        case id, title, body, createdAt, updatedAt, version, deletedAt, location, weather, tags, starred, photos
+        case id, title, body, createdAt, updatedAt, version, deletedAt, location, weather, tags, starred, photos, timeZone
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -22,12 +22,13 @@ extension Entry: Encodable {
         try container.encode(tags, forKey: .tags)
         try container.encode(starred, forKey: .starred)
         try container.encode(photos, forKey: .photos)
+        try container.encode(timeZone, forKey: .timeZone)
     }
 }
 
 extension EntrySummary: Encodable {
     enum CodingKeys: String, CodingKey {
-        case id, title, excerpt, createdAt, updatedAt, version, deletedAt, weather, tags, starred, photo
+        case id, title, excerpt, createdAt, updatedAt, version, deletedAt, weather, tags, starred, photo, timeZone
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -44,6 +45,7 @@ extension EntrySummary: Encodable {
         try container.encode(starred, forKey: .starred)
         // Only when there is one: most rows have none, and every list page would carry a null.
         try container.encodeIfPresent(photo?.hex, forKey: .photo)
+        try container.encodeIfPresent(timeZone, forKey: .timeZone)
     }
 }
 

@@ -24,6 +24,10 @@ public struct Entry: Sendable, Hashable {
     public var starred: Bool
     /// Its photos, in the order its writer put them (at most `EntryPhoto.maximumPerEntry`).
     public var photos: [EntryPhoto]
+    /// The time zone its writer's clock was in (an IANA name, `ZoneName`), so it is shown at the
+    /// hour and on the day it was written wherever it is read; nil when no one said (entries
+    /// written before zones were kept, or brought from a format without them).
+    public var timeZone: String?
 
     public init(
         id: UUID = UUID(),
@@ -37,7 +41,8 @@ public struct Entry: Sendable, Hashable {
         weather: Weather? = nil,
         tags: [String] = [],
         starred: Bool = false,
-        photos: [EntryPhoto] = []
+        photos: [EntryPhoto] = [],
+        timeZone: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -51,6 +56,7 @@ public struct Entry: Sendable, Hashable {
         self.tags = tags
         self.starred = starred
         self.photos = photos
+        self.timeZone = timeZone
     }
 
     public var isInTrash: Bool { deletedAt != nil }
@@ -74,7 +80,7 @@ public struct Entry: Sendable, Hashable {
         EntrySummary(
             id: id, title: title, excerpt: Excerpt.of(body),
             createdAt: createdAt, updatedAt: updatedAt, version: version, deletedAt: deletedAt, weather: weather,
-            tags: tags, starred: starred, photo: photos.first?.id)
+            tags: tags, starred: starred, photo: photos.first?.id, timeZone: timeZone)
     }
 }
 

@@ -13,13 +13,17 @@ public struct EntryEdit: Sendable {
     /// Checked (`checkedPhotos`) when the edit is made; their sizes are the stored photos'
     /// (`Diary` fills them in).
     public internal(set) var photos: [EntryPhoto]?
+    /// The writer's time zone (`ZoneName`), in its own spelling once checked: given with a new
+    /// moment chosen on a clock, or when an entry's zone is put right.
+    public private(set) var timeZone: String?
 
     public init(text: EntryText? = nil, tags: [String]? = nil, starred: Bool? = nil, moment: Date? = nil,
-                photos: [EntryPhoto]? = nil) throws(EntryError) {
+                photos: [EntryPhoto]? = nil, timeZone: String? = nil) throws(EntryError) {
         self.text = text
         self.tags = try tags.map { tags throws(EntryError) in try Tags.checked(tags) }
         self.starred = starred
         self.photos = try photos.map { photos throws(EntryError) in try Self.checkedPhotos(photos) }
+        self.timeZone = try timeZone.map { name throws(EntryError) in try Self.checkedZone(name) }
         if let moment {
             guard EntryMoment.contains(moment.millisecondsSince1970) else { throw .momentOutOfRange }
             self.moment = Date(millisecondsSince1970: moment.millisecondsSince1970)
@@ -38,6 +42,12 @@ public struct EntryEdit: Sendable {
             }
         }
         return photos
+    }
+
+    /// `name` as an entry keeps a zone (`ZoneName`), or `unknownTimeZone`.
+    public static func checkedZone(_ name: String) throws(EntryError) -> String {
+        guard let zone = ZoneName.checked(name) else { throw .unknownTimeZone(String(name.prefix(ZoneName.maximumLength))) }
+        return zone
     }
 
     /// The same edit with its tags spelled as the diary already spells them (`forms`: key → tag).
@@ -59,9 +69,10 @@ public struct EntryEdit: Sendable {
         if let starred { changed.starred = starred }
         if let moment { changed.createdAt = moment }
         if let photos { changed.photos = photos }
+        if let timeZone { changed.timeZone = timeZone }
         let same = changed.title.utf8.elementsEqual(entry.title.utf8) && changed.body.utf8.elementsEqual(entry.body.utf8)
             && Tags.same(changed.tags, entry.tags) && changed.starred == entry.starred && changed.createdAt == entry.createdAt
-            && EntryPhoto.same(changed.photos, entry.photos)
+            && EntryPhoto.same(changed.photos, entry.photos) && changed.timeZone == entry.timeZone
         if same { return nil }
         changed.updatedAt = Date(millisecondsSince1970: now.millisecondsSince1970)
         try changed.advanceVersion()

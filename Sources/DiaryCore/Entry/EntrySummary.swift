@@ -15,11 +15,13 @@ public struct EntrySummary: Sendable, Hashable {
     public var starred: Bool
     /// The entry's first photo, which the row shows small.
     public var photo: PhotoID?
+    /// The writer's time zone (`Entry.timeZone`), which places the row on its day.
+    public var timeZone: String?
 
     public init(
         id: UUID, title: String, excerpt: String, createdAt: Date, updatedAt: Date,
         version: Int, deletedAt: Date?, weather: Weather? = nil, tags: [String] = [], starred: Bool = false,
-        photo: PhotoID? = nil
+        photo: PhotoID? = nil, timeZone: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -32,6 +34,7 @@ public struct EntrySummary: Sendable, Hashable {
         self.tags = tags
         self.starred = starred
         self.photo = photo
+        self.timeZone = timeZone
     }
 }
 

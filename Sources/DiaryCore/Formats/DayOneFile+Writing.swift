@@ -30,7 +30,8 @@ extension DayOneFile {
 
     /// One entry as Day One writes it. Its id is its uuid; its words are Markdown that shows
     /// them as typed, each photo placed at the end with its caption as the image's alt text
-    /// (Day One has no field for a caption). `files` holds each photo's file, by its name.
+    /// (Day One has no field for a caption). `files` holds each photo's file, by its name; its
+    /// zone is the writer's, or `zone` for an entry that has none.
     public static func record(for entry: Entry, files: [PhotoID: PhotoFile], zone: TimeZone = .current) -> Data {
         var photos: [[String: Any]] = []
         var placed: [(identifier: String, caption: String)] = []
@@ -44,7 +45,7 @@ extension DayOneFile {
         var object: [String: Any] = [
             "uuid": Self.uuid(entry.id),
             "creationDate": Self.date(entry.createdAt), "modifiedDate": Self.date(entry.updatedAt),
-            "timeZone": zone.identifier,
+            "timeZone": entry.timeZone ?? zone.identifier,
             "text": DayOneText.write(title: entry.title, body: entry.body, photos: placed),
             "tags": entry.tags, "starred": entry.starred,
         ]

@@ -92,9 +92,13 @@ public enum DayOneFile {
             for (key, value) in place where key != "latitude" && key != "longitude" && !isNothing(value) { notKept.add("location.\(key)") }
         }
         let weather = Self.weather(fields.values["weather"], notKept: &notKept)
+        var unknownZone = false
+        let zone = try fields.timeZone(ignored: &unknownZone)
+        if unknownZone { notKept.add("timeZone (a zone's name this system does not know)") }
         for (key, value) in fields.values where !Self.keptKeys.contains(key) && !isNothing(value) { notKept.add(key) }
         let entry = Entry(id: id, title: text.title, body: text.body, createdAt: created, updatedAt: max(updated, created),
-                          location: location, weather: weather, tags: try fields.tags(), starred: try fields.flag("starred"))
+                          location: location, weather: weather, tags: try fields.tags(), starred: try fields.flag("starred"),
+                          timeZone: zone)
         return (entry, photos)
     }
 
@@ -150,7 +154,9 @@ public enum DayOneFile {
         return weather.isDay ? base : base + "-night"
     }
 
-    private static let keptKeys: Set<String> = ["uuid", "creationDate", "modifiedDate", "text", "tags", "starred", "location", "weather", "photos"]
+    private static let keptKeys: Set<String> = [
+        "uuid", "creationDate", "modifiedDate", "timeZone", "text", "tags", "starred", "location", "weather", "photos",
+    ]
     private static let keptWeatherKeys: Set<String> = ["conditionsDescription", "temperatureCelsius", "weatherCode", "weatherServiceName"]
     /// A photo's file and place: what Diary needs to find it and lay it out (it reads the size
     /// from the photo itself).

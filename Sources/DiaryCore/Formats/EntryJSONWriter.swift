@@ -44,6 +44,8 @@ public struct EntryJSONWriter {
         }
         out.append(UInt8(ascii: "]"))
         Self.appendStarAndTags(starred: entry.starred, tags: entry.tags, to: &out)
+        out.append(contentsOf: #","timeZone":"#.utf8)
+        if let zone = entry.timeZone { Self.appendString(zone, to: &out) } else { out.append(contentsOf: "null".utf8) }
         Self.appendEnd(title: entry.title, updatedAt: entry.updatedAt, version: entry.version, weather: entry.weather, to: &out)
     }
 
@@ -63,6 +65,11 @@ public struct EntryJSONWriter {
             out.append(UInt8(ascii: "\""))
         }
         Self.appendStarAndTags(starred: summary.starred, tags: summary.tags, to: &out)
+        // Only when known, as the encoder writes it: most rows of an older diary have none.
+        if let zone = summary.timeZone {
+            out.append(contentsOf: #","timeZone":"#.utf8)
+            Self.appendString(zone, to: &out)
+        }
         Self.appendEnd(title: summary.title, updatedAt: summary.updatedAt, version: summary.version, weather: summary.weather, to: &out)
     }
 
@@ -82,7 +89,7 @@ public struct EntryJSONWriter {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// `"starred"` and `"tags"`, which sort between `"photos"` (or `"id"`, `"photo"`) and `"title"`.
+    /// `"starred"` and `"tags"`, which sort between `"photos"` (or `"id"`, `"photo"`) and `"timeZone"`, `"title"`.
     private static func appendStarAndTags(starred: Bool, tags: [String], to out: inout [UInt8]) {
         out.append(contentsOf: (starred ? #","starred":true,"tags":["# : #","starred":false,"tags":["#).utf8)
         for (index, tag) in tags.enumerated() {

@@ -4,8 +4,9 @@ import Foundation
 /// the title starring it) and `jrnl --export json` (`{"tags": {"@tag": 1}, "entries": [{"title",
 /// "body", "date", "time", "tags", "starred"}]}`).
 ///
-/// jrnl writes wall-clock times without a zone: they are read in the zone of the computer that
-/// imports (`TZ`), as jrnl itself shows them. Its records carry no ids, so each entry's id is
+/// jrnl writes wall-clock times without a zone: they are read in the writer's zone, the
+/// computer's that imports (`TZ`) or the browser's that uploads, as jrnl itself shows them, and
+/// each entry keeps that zone. Its records carry no ids, so each entry's id is
 /// made from its moment and words and which occurrence of them it is (`ContentID`): the same
 /// journal imported again adds nothing, and the journal file and its JSON export give the same
 /// ids (unless the file's times have seconds, which the JSON leaves out).
@@ -20,7 +21,7 @@ public enum JrnlFile {
     // MARK: The journal file
 
     /// The entries of a journal file, split as jrnl splits them.
-    static func readJournal(_ data: Data) throws(ImportError) -> ImportedFile {
+    static func readJournal(_ data: Data, zone: TimeZone = .current) throws(ImportError) -> ImportedFile {
         guard var text = String(data: data, encoding: .utf8) else { throw .notThisFormat(.jrnl) }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         // jrnl on Windows writes "\r\n", which Swift reads as one Character, never "\n".
@@ -35,7 +36,7 @@ public enum JrnlFile {
             let lineEnd = text[lineStart...].firstIndex(of: "\n") ?? text.endIndex
             let line = text[lineStart..<lineEnd]
             if line.hasPrefix("["), let close = line.firstIndex(of: "]"), line[line.index(after: close)...].hasPrefix(" "),
-               let found = Self.moment(String(line[line.index(after: line.startIndex)..<close])) {
+               let found = Self.moment(String(line[line.index(after: line.startIndex)..<close]), zone: zone) {
                 if let start { records.append((moment, dateText, text[start..<(lineStart == text.startIndex ? lineStart : text.index(before: lineStart))])) }
                 start = line.index(close, offsetBy: 2)
                 moment = found
@@ -51,7 +52,7 @@ public enum JrnlFile {
             let (title, body, starred) = Self.split(String(record.text))
             let tags = Self.tags(in: String(record.text))
             do throws(ImportError) {
-                return try Self.entry(title: title, body: body, moment: record.moment, tags: tags, starred: starred,
+                return try Self.entry(title: title, body: body, moment: record.moment, zone: zone, tags: tags, starred: starred,
                                       number: index + 1, ids: &ids, notKept: &notKept)
             } catch {
                 throw error.naming(record.dateText)
@@ -101,7 +102,7 @@ public enum JrnlFile {
 
     // MARK: The JSON export
 
-    static func readJSON(_ object: [String: Any]) throws(ImportError) -> ImportedFile {
+    static func readJSON(_ object: [String: Any], zone: TimeZone = .current) throws(ImportError) -> ImportedFile {
         guard let records = object["entries"] as? [Any] else { throw .notThisFormat(.jrnlJSON) }
         var ids = ContentIDs()
         var notKept = NotKept()
@@ -110,7 +111,7 @@ public enum JrnlFile {
             let day = fields.values["date"] as? String ?? "", time = fields.values["time"] as? String ?? ""
             do throws(ImportError) {
                 let text = try fields.text()
-                guard let moment = Self.moment(day + " " + time) else {
+                guard let moment = Self.moment(day + " " + time, zone: zone) else {
                     throw ImportError.badRecord(index + 1, "\"date\" and \"time\" must be a day and a time such as \"2020-12-22\" and \"15:35\"")
                 }
                 guard let tags = (fields.values["tags"] ?? [String]()) as? [String] else {
@@ -119,7 +120,7 @@ public enum JrnlFile {
                 for (key, value) in fields.values where !Self.keptKeys.contains(key) && !DayOneFile.isNothing(value) {
                     notKept.add(key)
                 }
-                return try Self.entry(title: text.title, body: text.body, moment: moment, tags: tags, starred: try fields.flag("starred"),
+                return try Self.entry(title: text.title, body: text.body, moment: moment, zone: zone, tags: tags, starred: try fields.flag("starred"),
                                       number: index + 1, ids: &ids, notKept: &notKept)
             } catch {
                 throw error.naming("\(day) \(time)")
@@ -131,7 +132,7 @@ public enum JrnlFile {
     private static let keptKeys: Set<String> = ["title", "body", "date", "time", "tags", "starred"]
 
     /// One entry, checked by the diary's rules, its id made from its moment and words.
-    private static func entry(title: String, body: String, moment: Date, tags: [String], starred: Bool, number: Int,
+    private static func entry(title: String, body: String, moment: Date, zone: TimeZone, tags: [String], starred: Bool, number: Int,
                               ids: inout ContentIDs, notKept: inout NotKept) throws(ImportError) -> Entry {
         let text: EntryText
         let checkedTags: [String]
@@ -145,7 +146,8 @@ public enum JrnlFile {
             throw .badRecord(number, error.description)
         }
         let id = ids.next(["jrnl", text.title, text.body, String(moment.millisecondsSince1970)])
-        return Entry(id: id, title: text.title, body: text.body, createdAt: moment, tags: checkedTags, starred: starred)
+        return Entry(id: id, title: text.title, body: text.body, createdAt: moment, tags: checkedTags, starred: starred,
+                     timeZone: ZoneName.checked(zone.identifier))
     }
 
     /// A jrnl date as a journal or its export writes it, in this computer's zone:
@@ -185,11 +187,12 @@ public enum JrnlFile {
         return "\n], \"tags\": " + String(decoding: object, as: UTF8.self) + "}\n"
     }
 
-    /// One entry as jrnl's export writes it, its date and time in this computer's zone (jrnl's
-    /// JSON keeps minutes), its tags marked with `@`.
+    /// One entry as jrnl's export writes it, its date and time on its writer's clock (else in
+    /// `zone`: jrnl keeps no zone, only the hour a writer saw; its JSON keeps minutes), its tags
+    /// marked with `@`.
     public static func record(for entry: Entry, zone: TimeZone = .current) -> Data {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
+        calendar.timeZone = entry.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: entry.createdAt)
         let object: [String: Any] = [
             "title": entry.title, "body": entry.body,

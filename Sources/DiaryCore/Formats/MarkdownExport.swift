@@ -21,6 +21,7 @@ public struct MarkdownExport {
     /// out), `files` naming each photo's file.
     public func section(for entry: Entry, photoFiles files: [PhotoID: String] = [:]) -> String {
         let title = entry.title.isBlank ? untitled : entry.title
+        let dates = self.dates.onClock(of: entry.timeZone)
         let when = "\(dates.string(from: entry.createdAt)) \(dates.time(of: entry.createdAt))"
         let star = entry.starred ? " ★" : ""
         var text = "\n## \(title)\(star)\n\n*\(when)* <!-- \(ISODate.string(from: entry.createdAt)) -->\n"

@@ -1,8 +1,9 @@
 import Foundation
 
 /// The diary seen by its days: a month's calendar, a year at a glance, streaks. Days are the
-/// writer's (`LocalDay` in their time zone, which only the client knows); each view reads only
-/// the moments and word counts of its span (`EntryRows.tallies`).
+/// writer's: each entry's in the zone it was written in (`Entry.timeZone`), as the list shows
+/// it, else in the zone the client gives (`LocalDay`); each view reads only the moments, word
+/// counts and zones of its span (`EntryRows.tallies`).
 extension Diary {
     /// The days of `year`-`month` that have entries, with how many and their words.
     public func calendar(year: Int, month: Int, in zone: TimeZone) async throws -> CalendarMonth {
@@ -66,30 +67,53 @@ extension Diary {
     private func dayTallies(from: LocalDay, through: LocalDay, in zone: TimeZone) async throws -> [LocalDay: DayTally] {
         let span = LocalDay.moments(from: from, through: through)
         var days: [LocalDay: DayTally] = [:]
-        // A clock's offset changes a few times a year. Oldest first, an offset found holds for
-        // the next six hours when it is the same at their end (no zone changes twice in six
-        // hours), else for the next quarter of an hour (offsets, and so changes, fall on those).
-        var offset: Int64 = 0
-        var holdsUntil = Int64.min
-        let tallies = try await rows.tallies(from: max(span.from, EntryMoment.earliest), until: min(span.until, EntryMoment.latest + 1))
+        // An entry of another zone may fall on these days from up to 26 hours outside them
+        // (UTC−12 to UTC+14): the moments read reach two days further each way.
+        let reach: Int64 = 2 * 86_400_000
+        let tallies = try await rows.tallies(from: max(span.from - reach, EntryMoment.earliest),
+                                             until: min(span.until + reach, EntryMoment.latest + 1))
+        var clocks: [String: ZoneClock] = [:]  // by zone name; "" for `zone`
         for tally in tallies.sorted(by: { $0.moment < $1.moment }) {
-            if tally.moment >= holdsUntil {
-                offset = Self.offset(of: zone, at: tally.moment)
-                let later = tally.moment + 6 * 3_600_000
-                holdsUntil = Self.offset(of: zone, at: later) == offset ? later : tally.moment + 1
-                if holdsUntil == tally.moment + 1 {
-                    // A change within six hours: to the end of this quarter of an hour only.
-                    let quarter: Int64 = 900_000
-                    let start = tally.moment >= 0 ? tally.moment / quarter : (tally.moment - quarter + 1) / quarter
-                    holdsUntil = (start + 1) * quarter
-                }
-            }
-            let local = tally.moment + offset
+            let name = tally.zone ?? ""
+            var clock = clocks[name] ?? ZoneClock(tally.zone.flatMap(TimeZone.init(identifier:)) ?? zone)
+            let local = tally.moment + clock.offset(at: tally.moment)
+            clocks[name] = clock
             let day = LocalDay(number: local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000)
             guard day >= from && day <= through else { continue }
             days[day, default: DayTally(date: "", entries: 0, words: 0)].add(tally)
         }
         return days
+    }
+}
+
+/// A zone's offset from UTC at moments read oldest first, found again only when it may have
+/// changed: a clock's offset changes a few times a year, and finding it is most of a tally's work.
+struct ZoneClock {
+    let zone: TimeZone
+    private var offset: Int64 = 0
+    private var holdsUntil = Int64.min
+
+    init(_ zone: TimeZone) {
+        self.zone = zone
+    }
+
+    /// The offset at `moment`, in milliseconds (moments asked oldest first). An offset found holds for the next six hours
+    /// when it is the same at their end (no zone changes twice in six hours), else for the next
+    /// quarter of an hour (offsets, and so changes, fall on those).
+    mutating func offset(at moment: Int64) -> Int64 {
+        if moment >= holdsUntil {
+            offset = Diary.offset(of: zone, at: moment)
+            let later = moment + 6 * 3_600_000
+            if Diary.offset(of: zone, at: later) == offset {
+                holdsUntil = later
+            } else {
+                // A change within six hours: to the end of this quarter of an hour only.
+                let quarter: Int64 = 900_000
+                let start = moment >= 0 ? moment / quarter : (moment - quarter + 1) / quarter
+                holdsUntil = (start + 1) * quarter
+            }
+        }
+        return offset
     }
 }
 
@@ -105,10 +129,13 @@ public struct EntryTally: Sendable, Hashable {
     /// When it was written, in Unix milliseconds.
     public var moment: Int64
     public var words: Int
+    /// Its writer's zone (`Entry.timeZone`), which puts it on its day.
+    public var zone: String?
 
-    public init(moment: Int64, words: Int) {
+    public init(moment: Int64, words: Int, zone: String? = nil) {
         self.moment = moment
         self.words = words
+        self.zone = zone
     }
 }
 

@@ -31,15 +31,17 @@ public struct Diary: Sendable {
     /// evening before); it must be one an entry may have (`EntryMoment`).
     ///
     /// `tags`, `starred` and `photos` are the new entry's (on a retry, given ones replace the
-    /// entry's). Words may be blank when there is a photo.
+    /// entry's). Words may be blank when there is a photo. `timeZone` is the writer's clock's
+    /// (`ZoneName`), kept with the entry (a retry leaves the first try's).
     public func create(_ text: EntryText, id: UUID, location: Coordinates? = nil, basedOn version: Int? = nil,
                        at moment: Date? = nil, tags: [String]? = nil, starred: Bool? = nil,
-                       photos: [EntryPhoto]? = nil) async throws -> Entry {
+                       photos: [EntryPhoto]? = nil, timeZone: String? = nil) async throws -> Entry {
         let now = Date()
         let edit = try await withStoredPhotos(spelledAsTheDiary(
-            try EntryEdit(text: text, tags: tags, starred: starred, moment: moment, photos: photos)))
+            try EntryEdit(text: text, tags: tags, starred: starred, moment: moment, photos: photos, timeZone: timeZone)))
         let entry = Entry(id: id, title: text.title, body: text.body, createdAt: edit.moment ?? now, updatedAt: now,
-                          location: location, tags: edit.tags ?? [], starred: starred ?? false, photos: edit.photos ?? [])
+                          location: location, tags: edit.tags ?? [], starred: starred ?? false, photos: edit.photos ?? [],
+                          timeZone: edit.timeZone)
         if entry.isBlank { throw EntryError.blank }
         let retry = try EntryEdit(text: text, tags: edit.tags, starred: starred, photos: edit.photos)
         return try await rows.insert(entry) { existing in
@@ -253,7 +255,8 @@ public struct Diary: Sendable {
     /// On this day: the entries written on `day`'s month and day in each earlier year, newest
     /// year first, each year's entries newest first (at most `perYear` of them), as days of
     /// `timeZone`; at most `years` years, the nearest (the list's top shows a few, and asks for
-    /// the rest when the writer wants them). A February 29 looks only at leap years.
+    /// the rest when the writer wants them). A February 29 looks only at leap years. An entry
+    /// with its writer's zone is on the day it was written there, as the list shows it.
     public func onThisDay(_ day: Date, in timeZone: TimeZone, perYear: Int = 20, years: Int = .max) async throws -> [YearAgo] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
@@ -267,12 +270,38 @@ public struct Diary: Sendable {
         for earlier in stride(from: year - 1, through: max(firstYear, year - Self.yearsBack), by: -1) {
             let components = DateComponents(year: earlier, month: month, day: dayOfMonth)
             guard let start = calendar.date(from: components), calendar.component(.day, from: start) == dayOfMonth,
-                  let next = calendar.date(byAdding: .day, value: 1, to: start)
+                  let next = calendar.date(byAdding: .day, value: 1, to: start),
+                  let target = LocalDay(year: earlier, month: month, day: dayOfMonth)
             else { continue }  // no February 29 that year
-            let page = try await rows.list(after: nil, limit: Self.pageSize(perYear), filter: try EntryFilter(from: start, until: next))
-            if !page.entries.isEmpty { found.append(YearAgo(years: year - earlier, entries: page.entries)) }
+            let entries = try await entries(on: target, from: start, until: next, in: timeZone, most: perYear)
+            if !entries.isEmpty { found.append(YearAgo(years: year - earlier, entries: entries)) }
             if found.count >= years { break }
         }
+        return found
+    }
+
+    /// The entries of `day`, newest first, at most `most`: those of `start..<until` (the day in
+    /// `zone`) and those of the hours around it that were written on that day in their own zone
+    /// (UTC−12 to UTC+14: up to 26 hours away).
+    private func entries(on day: LocalDay, from start: Date, until next: Date, in zone: TimeZone,
+                         most: Int) async throws -> [EntrySummary] {
+        let reach: TimeInterval = 26 * 3600
+        let filter = try EntryFilter(from: start - reach, until: next + reach)
+        var zones: [String: TimeZone] = [:]
+        var found: [EntrySummary] = []
+        var cursor: EntryCursor?
+        repeat {
+            let page = try await rows.list(after: cursor, limit: Self.pageSize(most + 8), filter: filter)
+            for entry in page.entries where found.count < most {
+                var its = zone
+                if let name = entry.timeZone {
+                    its = zones[name] ?? TimeZone(identifier: name) ?? zone
+                    zones[name] = its
+                }
+                if LocalDay(moment: entry.createdAt.millisecondsSince1970, in: its) == day { found.append(entry) }
+            }
+            cursor = page.nextCursor
+        } while cursor != nil && found.count < most
         return found
     }
 

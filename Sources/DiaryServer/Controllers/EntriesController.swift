@@ -40,6 +40,8 @@ struct EntriesController {
         var createdAt: String?
         /// Its photos (none when absent), each uploaded first: then the words may be blank.
         var photos: [PhotoInput]?
+        /// The writer's time zone, an IANA name such as Asia/Seoul: where it shows in the list.
+        var timeZone: String?
 
         struct Location: Decodable {
             var latitude: Double
@@ -70,6 +72,8 @@ struct EntriesController {
         var createdAt: String?
         /// The photos, in order, when given: they replace the entry's.
         var photos: [PhotoInput]?
+        /// The writer's time zone, when given (with a new `createdAt` read on their clock).
+        var timeZone: String?
     }
 
     /// A `PATCH`: only what is given changes (a star from the list, tags, a new date); a title
@@ -82,6 +86,7 @@ struct EntriesController {
         var createdAt: String?
         /// The photos, in order, when given: they replace the entry's.
         var photos: [PhotoInput]?
+        var timeZone: String?
     }
 
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
@@ -158,7 +163,8 @@ struct EntriesController {
             place = coordinates
         }
         let entry = try await store.create(text, id: input.id ?? UUID(), location: place, basedOn: input.basedOn, at: moment,
-                                           tags: input.tags, starred: input.starred, photos: PhotoInput.photos(input.photos))
+                                           tags: input.tags, starred: input.starred, photos: PhotoInput.photos(input.photos),
+                                           timeZone: input.timeZone)
         if let place, let weather { weather.record(for: entry, at: place, in: store) }
         return JSONResponse.entry(entry, status: .created, location: true)
     }
@@ -177,7 +183,8 @@ struct EntriesController {
         var request = request
         let input = try await request.decodeJSON(ChangedEntry.self)
         let edit = try EntryEdit(text: try EntryText(title: input.title, body: input.body, allowBlank: true), tags: input.tags,
-                                 starred: input.starred, moment: try Self.moment(input.createdAt), photos: PhotoInput.photos(input.photos))
+                                 starred: input.starred, moment: try Self.moment(input.createdAt), photos: PhotoInput.photos(input.photos),
+                                 timeZone: input.timeZone)
         return JSONResponse.entry(try await store.edit(id: id, edit, expecting: precondition.expectedVersion))
     }
 
@@ -194,7 +201,7 @@ struct EntriesController {
         default: throw APIError.badRequest("Send the title and the body together, or neither: an entry's words change as a whole.")
         }
         let edit = try EntryEdit(text: text, tags: input.tags, starred: input.starred, moment: try Self.moment(input.createdAt),
-                                 photos: PhotoInput.photos(input.photos))
+                                 photos: PhotoInput.photos(input.photos), timeZone: input.timeZone)
         return JSONResponse.entry(try await store.edit(id: id, edit, expecting: precondition.expectedVersion))
     }
 

@@ -48,6 +48,8 @@ struct ImportController {
     @Sendable func importFile(_ request: Request, context: Context) async throws -> Response {
         let user = try context.requireUser().id
         let format = try Self.format(request)
+        // The hours of a jrnl journal are its writer's clock's: the browser says which zone.
+        let zone = try OrganizeController.timeZone(request)
         let place = try running.admit(user)
         var handedOver = false
         defer { if !handedOver { place.done() } }
@@ -58,7 +60,7 @@ struct ImportController {
             throw APIError.badRequest("The body is empty: send the file to import (Diary's JSON or ZIP export, Day One's JSON or ZIP export, or jrnl's journal or JSON export).")
         }
         let importer = DiaryImport(store: diaries(user), photos: photos(user), maximumTextBytes: Self.maximumTextBytes,
-                                   maximumRecords: Self.maximumRecords)
+                                   maximumRecords: Self.maximumRecords, zone: zone)
         let (events, told) = AsyncStream<Event>.makeStream()
         handedOver = true
         Task {

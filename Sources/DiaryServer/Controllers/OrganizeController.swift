@@ -68,10 +68,7 @@ struct OrganizeController {
     /// client knows.
     static func timeZone(_ request: Request) throws -> TimeZone {
         let name = request.formValue("timeZone") ?? "UTC"
-        // A name is a path under the zone files' folder: only the letters of zone names, and no
-        // step out of it (a browser may know a newer name than the list the system gives).
-        let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || "0123456789_+-/".unicodeScalars.contains($0)) }
-        guard name.count <= 64, allowed, !name.hasPrefix("/"), !name.contains(".."), let zone = TimeZone(identifier: name) else {
+        guard let zone = ZoneName.zone(name) else {
             throw APIError.badRequest("timeZone must be a time zone's name, such as Asia/Seoul or Europe/London.")
         }
         return zone

@@ -61,7 +61,10 @@ struct EditCommand: AsyncParsableCommand {
                 throw ValidationError("--tag: \(error)")
             }
         }
-        let edit = try EntryEdit(text: text, tags: tags, starred: star, moment: date.flatMap { WrittenDate.parse($0) })
+        // A new date is read on this computer's clock, so the entry takes its zone with it.
+        let moment = date.flatMap { WrittenDate.parse($0) }
+        let edit = try EntryEdit(text: text, tags: tags, starred: star, moment: moment,
+                                 timeZone: moment == nil ? nil : ZoneName.checked(TimeZone.current.identifier))
         let changed = try await store.edit(id: found, edit, expecting: entry.version)
         let shortID = changed.id.diaryString.prefix(EntryPrinter.shortIDLength)
         if changed.version == entry.version {

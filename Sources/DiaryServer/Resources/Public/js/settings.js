@@ -300,7 +300,8 @@ function reportOf({ added, skipped, photos, notKept }) {
 function importFile(file, told) {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `api/v1/import?timeZone=${encodeURIComponent(zone())}`); // jrnl's hours are the writer's clock's
+    // A jrnl journal's hours are its writer's clock's: the server reads them in this zone.
+    xhr.open('POST', `api/v1/import?timeZone=${encodeURIComponent(zone())}`);
     xhr.setRequestHeader('Content-Type', file.type || 'application/octet-stream');
     xhr.setRequestHeader('Accept', 'application/x-ndjson');
     const token = api.csrf();

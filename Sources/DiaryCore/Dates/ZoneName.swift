@@ -1,0 +1,27 @@
+import Foundation
+
+/// A time zone by its IANA name ("Asia/Seoul", "Europe/London"): how an entry keeps the zone its
+/// writer's clock was in, and how a client names the zone its days are counted in.
+public enum ZoneName {
+    /// The longest name taken: the longest in the tz database has 32 characters.
+    public static let maximumLength = 64
+
+    /// The zone `name` names, or nil when it names none this system knows.
+    ///
+    /// A name is a path under the zone files' folder: only the letters of zone names are let
+    /// through, and no step out of that folder (a client may know a newer name than this
+    /// system's list, so the list itself is not the test).
+    public static func zone(_ name: String) -> TimeZone? {
+        guard !name.isEmpty, name.utf8.count <= maximumLength, !name.hasPrefix("/"), !name.contains("..") else { return nil }
+        let allowed = name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || "0123456789_+-/".unicodeScalars.contains($0))
+        }
+        guard allowed else { return nil }
+        return TimeZone(identifier: name)
+    }
+
+    /// `name` as an entry keeps it: the zone's own spelling of its name, or nil when it is none.
+    public static func checked(_ name: String) -> String? {
+        zone(name)?.identifier
+    }
+}
