@@ -60,9 +60,9 @@ export function localDay(iso, zone) {
 
 /** "Today" or "Yesterday" for an entry of the reader's today or the day before, else null. */
 export function nearDay(iso, zone) {
-  const { day } = localDay(iso, zone);
+  const day = formatAs('', iso, zone);
   const now = new Date();
-  if (day === localDay(now).day) return t.today;
+  if (day === formatAs('', now)) return t.today;
   const before = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1, 12);
-  return day === localDay(before).day ? t.yesterday : null;
+  return day === formatAs('', before) ? t.yesterday : null;
 }
