@@ -27,6 +27,7 @@ struct DayOneZipImport {
         // entries are kept together until they are stored.
         var left = maximumJSONBytes
         var records = 0  // of all the journals, counted together
+        var journalsRead = 0
         for name in journals {
             let data = try ZipImport.inflate(members[name]!, in: archive, limit: left, zip: zip)
             left -= data.count
@@ -34,9 +35,15 @@ struct DayOneZipImport {
             let journal: ImportedFile
             do {
                 journal = try ImportFile.read(data, as: .dayone)
+            } catch .notThisFormat {
+                // JSON of another shape beside the journals (a tool's manifest.json): counted,
+                // not a reason to refuse the journals.
+                file.notKept.add("JSON file that is no Day One journal")
+                continue
             } catch {
                 throw DayOneZipError.journal(zip, name, error.description)
             }
+            journalsRead += 1
             for (index, entry) in journal.entries.enumerated() {
                 if let other = seen[entry.id] {
                     throw DayOneZipError.journal(zip, name, "record \(index + 1) has the uuid of an entry of \(other); nothing was imported.")
@@ -47,6 +54,7 @@ struct DayOneZipImport {
             file.photos += journal.photos
             file.notKept.add(journal.notKept)
         }
+        guard journalsRead > 0 else { throw ZipImportError.noDiary(zip) }
         // Photos by their file's name without its extension (Day One's md5).
         var byName: [String: ZIPFoundation.Entry] = [:]
         for (name, member) in members where name.hasPrefix("photos/") {

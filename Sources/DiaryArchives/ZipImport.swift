@@ -113,8 +113,17 @@ struct ZipImport {
             }
         } catch let error as ZipImportError {
             throw error
+        } catch Archive.ArchiveError.invalidCompressionMethod {
+            throw ZipImportError.unreadableMember(zip, member.path, """
+                it is compressed in a way Diary does not read (Diary reads stored and Deflate files, as Day One and most \
+                tools write them): make the ZIP again with the usual compression
+                """)
         } catch {
-            throw ZipImportError.unsafe(zip, "\"\(member.path)\" cannot be read (\(error))")
+            // A wrong checksum or bytes that do not inflate: damaged, or encrypted (a ZIP's
+            // password leaves its names readable and its contents not).
+            throw ZipImportError.unreadableMember(zip, member.path, """
+                the ZIP is damaged or protected by a password: export it again (without a password) and import the new file
+                """)
         }
         return data
     }
@@ -126,11 +135,15 @@ public enum ZipImportError: Error, CustomStringConvertible {
     case noDiary(String)
     case tooLarge(String, String, Int)
     case badPhoto(String, String, String)
+    /// A member that cannot be unpacked, and why in words.
+    case unreadableMember(String, String, String)
 
     public var description: String {
         switch self {
         case .unreadable(let path):
-            "\(path) is not a ZIP file Diary can read; nothing was imported."
+            "\(path) is not a ZIP file Diary can read: it may be damaged or cut short (download or export it again). Nothing was imported."
+        case .unreadableMember(let path, let member, let why):
+            "\(path): \"\(member)\" cannot be read: \(why). Nothing was imported."
         case .unsafe(let path, let why):
             "\(path) is refused: \(why). Nothing was imported."
         case .noDiary(let path):

@@ -257,10 +257,12 @@ def test_a_diary_taken_to_day_one_and_back_loses_nothing_diary_keeps(tmp_path):
          "createdAt": "2024-05-01T12:30:00.123Z", "updatedAt": "2024-05-02T08:00:00.456Z", "version": 1,
          "tags": ["travel", "Trip to Jeju", "여행"], "starred": True, "location": {"latitude": 33.46, "longitude": 126.94},
          "weather": {"provider": "open-meteo", "condition": "drizzle", "description": "light drizzle", "isDay": False, "temperature": 11.5},
-         "photos": [{"id": names[beach], "caption": "The beach [at dusk]\\"}, {"id": names[shells], "caption": ""}]},
+         "photos": [{"id": names[beach], "caption": "The beach [at dusk]\\"}, {"id": names[shells], "caption": ""}],
+         "timeZone": "Asia/Seoul"},
         {"id": "2c5f39cb-3fb2-42e3-994f-1127e4ddb538", "title": "", "body": "Untitled, a body alone.",
          "createdAt": "2024-05-03T01:00:00.000Z", "version": 1,
-         "weather": {"provider": "openweather", "condition": "mist", "description": "mist", "isDay": True, "temperature": None}},
+         "weather": {"provider": "openweather", "condition": "mist", "description": "mist", "isDay": True, "temperature": None},
+         "timeZone": "Europe/London"},
         {"id": "3d6a4adc-40c3-4f04-aa50-2238f5eec649", "title": "", "body": "", "createdAt": "2024-05-04T02:00:00.000Z", "version": 1,
          "photos": [{"id": names[dunes], "caption": "Dunes"}]},
     ]
@@ -291,7 +293,11 @@ def test_a_diary_taken_to_day_one_and_back_loses_nothing_diary_keeps(tmp_path):
     back = tmp_path / "back.sqlite"
     done = diary(back, "import", str(day_one))
     assert "Imported 3 entries and 3 photos." in done.stdout, done.stdout
-    assert exported(back) == exported(source)
+    # Each entry keeps its zone; one without goes to Day One with the exporting computer's.
+    expected = exported(source)
+    assert [e["timeZone"] for e in expected] == ["Asia/Seoul", "Europe/London", None]
+    expected[2]["timeZone"] = ZONE
+    assert exported(back) == expected
     # Into the diary it came from: the same entries, so nothing is added.
     assert "Imported 0 entries" in diary(source, "import", str(day_one)).stdout
 
@@ -304,3 +310,89 @@ def test_a_file_of_entries_over_a_gigabyte_is_refused_before_it_is_read(tmp_path
         f.truncate(4 << 30)
     done = diary(database, "import", str(huge), ok=False)
     assert done.returncode != 0 and "larger than 1" in done.stderr and "othing was imported" in done.stderr, done.stderr
+
+
+# ------------------------------------------------------------------ what the attack review left
+
+def test_a_day_one_zip_with_other_json_beside_its_journals_imports_and_counts_it(tmp_path):
+    database = tmp_path / "diary.sqlite"
+    archive, _ = day_one_zip(tmp_path, extra={"manifest.json": json.dumps({"exporter": "a tool", "files": 3})})
+    done = diary(database, "import", str(archive))
+    assert "Imported 3 entries and 2 photos." in done.stdout, done.stdout
+    assert "1 × JSON file that is no Day One journal" in done.stdout, done.stdout
+    # A ZIP of such JSON alone holds no diary.
+    lonely = tmp_path / "lonely.zip"
+    with zipfile.ZipFile(lonely, "w") as z:
+        z.writestr("manifest.json", json.dumps({"exporter": "a tool"}))
+    refused = diary(database, "import", str(lonely), ok=False)
+    assert refused.returncode != 0 and "neither a diary.json" in refused.stderr, refused.stderr
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA])
+def test_a_zip_compressed_in_a_way_diary_does_not_read_says_so(tmp_path, method):
+    database = tmp_path / "diary.sqlite"
+    archive = tmp_path / "other.zip"
+    with zipfile.ZipFile(archive, "w", method) as z:
+        z.writestr("Journal.json", DAY_ONE.read_text())
+    done = diary(database, "import", str(archive), ok=False)
+    assert done.returncode != 0
+    assert "compressed in a way Diary does not read" in done.stderr and "Nothing was imported" in done.stderr, done.stderr
+    assert exported(database) == []
+
+
+def test_a_damaged_zip_says_it_is_damaged_and_imports_nothing(tmp_path):
+    database = tmp_path / "diary.sqlite"
+    archive, _ = day_one_zip(tmp_path)
+    data = bytearray(archive.read_bytes())
+    with zipfile.ZipFile(archive) as z:
+        info = z.getinfo("Journal.json")
+    # Bytes in the middle of the journal's compressed data, changed: it no longer inflates, or
+    # its checksum no longer matches.
+    start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+    for offset in range(start + 20, start + 40):
+        data[offset] ^= 0x5A
+    damaged = tmp_path / "damaged.zip"
+    damaged.write_bytes(bytes(data))
+    done = diary(database, "import", str(damaged), ok=False)
+    assert done.returncode != 0
+    assert "damaged or protected by a password" in done.stderr and "Nothing was imported" in done.stderr, done.stderr
+    # Cut short, it is no ZIP at all any more.
+    short = tmp_path / "short.zip"
+    short.write_bytes(archive.read_bytes()[: 4000])
+    cut = diary(database, "import", str(short), ok=False)
+    assert cut.returncode != 0 and "damaged or cut short" in cut.stderr, cut.stderr
+    assert exported(database) == []
+
+
+def test_jrnl_of_an_entry_of_photos_alone_comes_back_counted_not_refused(tmp_path):
+    database = tmp_path / "diary.sqlite"
+    photo = tmp_path / "beach.png"
+    photo.write_bytes(photo_files.png(64, 48))
+    diary(database, "new", "--photo", str(photo), "")
+    diary(database, "new", "Words", "--body", "and more")
+    out = tmp_path / "jrnl.json"
+    diary(database, "export", "--format", "jrnl", "--output", str(out))
+    other = tmp_path / "other.sqlite"
+    done = diary(other, "import", str(out))
+    assert "Imported 1 entry." in done.stdout and "1 × entry with no words" in done.stdout, done.stdout
+    assert [e["title"] for e in exported(other)] == ["Words"]
+
+
+def test_a_jrnl_date_no_entry_may_have_is_refused_by_name_not_joined_to_the_entry_before(tmp_path):
+    database = tmp_path / "diary.sqlite"
+    journal = tmp_path / "journal.txt"
+    # Midnight of 1 January, year 1, in Seoul is still year 0 in UTC.
+    journal.write_text("[2024-05-01 07:30] First.\n\n[0001-01-01 00:00] Too early.\n")
+    done = diary(database, "import", str(journal), ok=False)
+    assert done.returncode != 0
+    assert "Record 2 (0001-01-01 00:00)" in done.stderr and "outside the dates" in done.stderr, done.stderr
+    assert exported(database) == []
+
+
+def test_a_jrnl_journal_with_old_mac_line_ends_splits_into_its_entries(tmp_path):
+    database = tmp_path / "diary.sqlite"
+    journal = tmp_path / "journal.txt"
+    journal.write_bytes(b"[2024-05-01 07:30] One. Body one.\r\r[2024-05-02 08:00] Two. Body two.\r")
+    done = diary(database, "import", str(journal))
+    assert "Imported 2 entries." in done.stdout, done.stdout
+    assert [(e["title"], e["body"]) for e in exported(database)] == [("One.", "Body one."), ("Two.", "Body two.")]

@@ -15,7 +15,7 @@ public enum JrnlFile {
     static func isJournal(_ data: Data) -> Bool {
         let head = data.prefix(64).drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
         guard head.first == UInt8(ascii: "["), let close = head.firstIndex(of: UInt8(ascii: "]")) else { return false }
-        return moment(String(decoding: head[head.index(after: head.startIndex)..<close], as: UTF8.self)) != nil
+        return read(String(decoding: head[head.index(after: head.startIndex)..<close], as: UTF8.self), zone: .current) != .notADate
     }
 
     // MARK: The journal file
@@ -24,8 +24,11 @@ public enum JrnlFile {
     static func readJournal(_ data: Data, zone: TimeZone = .current) throws(ImportError) -> ImportedFile {
         guard var text = String(data: data, encoding: .utf8) else { throw .notThisFormat(.jrnl) }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        // jrnl on Windows writes "\r\n", which Swift reads as one Character, never "\n".
-        if text.contains("\r\n") { text = text.replacingOccurrences(of: "\r\n", with: "\n") }
+        // jrnl on Windows writes "\r\n", which Swift reads as one Character, never "\n"; an old
+        // Mac's editor ends lines with "\r" alone.
+        if text.contains("\r") {
+            text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        }
         // An entry starts at a line "[date] ": the text before the next such line is its own
         // (a bracketed line that is no date is part of the text, as jrnl reads it).
         var records: [(moment: Date, dateText: String, text: Substring)] = []
@@ -35,8 +38,17 @@ public enum JrnlFile {
         while lineStart < text.endIndex {
             let lineEnd = text[lineStart...].firstIndex(of: "\n") ?? text.endIndex
             let line = text[lineStart..<lineEnd]
-            if line.hasPrefix("["), let close = line.firstIndex(of: "]"), line[line.index(after: close)...].hasPrefix(" "),
-               let found = Self.moment(String(line[line.index(after: line.startIndex)..<close]), zone: zone) {
+            // (A date's brackets are near the line's start: a long line is not searched for them.)
+            if line.hasPrefix("["), let close = line.prefix(40).firstIndex(of: "]"), line[line.index(after: close)...].hasPrefix(" "),
+               case let read = Self.read(String(line[line.index(after: line.startIndex)..<close]), zone: zone), read != .notADate {
+                guard case .moment(let found) = read else {
+                    // A date jrnl would start an entry with, which no entry may have: refused, not
+                    // joined to the entry before as if it were text.
+                    let dateText = String(line[line.index(after: line.startIndex)..<close])
+                    throw ImportError.badRecord(records.count + (start == nil ? 1 : 2),
+                                                "its date is outside the dates an entry may have, \(EntryMoment.rangeDescription)")
+                        .naming(dateText)
+                }
                 if let start { records.append((moment, dateText, text[start..<(lineStart == text.startIndex ? lineStart : text.index(before: lineStart))])) }
                 start = line.index(close, offsetBy: 2)
                 moment = found
@@ -48,7 +60,12 @@ public enum JrnlFile {
         guard !records.isEmpty else { throw .notThisFormat(.jrnl) }
         var ids = ContentIDs()
         var notKept = NotKept()
-        let entries = try records.enumerated().map { index, record throws(ImportError) in
+        let entries = try records.enumerated().map { index, record throws(ImportError) -> Entry? in
+            // Longer than any entry's title and body together: refused before its words are read.
+            guard record.text.utf8.count <= EntryText.maximumBodyBytes + 4 * EntryText.maximumTitleLength + 16 else {
+                throw ImportError.badRecord(index + 1, EntryError.bodyTooLong(limitBytes: EntryText.maximumBodyBytes).description)
+                    .naming(record.dateText)
+            }
             let (title, body, starred) = Self.split(String(record.text))
             let tags = Self.tags(in: String(record.text))
             do throws(ImportError) {
@@ -58,7 +75,7 @@ public enum JrnlFile {
                 throw error.naming(record.dateText)
             }
         }
-        return ImportedFile(format: .jrnl, entries: entries, notKept: notKept)
+        return ImportedFile(format: .jrnl, entries: entries.compactMap { $0 }, notKept: notKept)
     }
 
     /// jrnl's title, body and star: a first line ending in `*` stars the entry (the star is
@@ -106,11 +123,11 @@ public enum JrnlFile {
         guard let records = object["entries"] as? [Any] else { throw .notThisFormat(.jrnlJSON) }
         var ids = ContentIDs()
         var notKept = NotKept()
-        let entries = try records.enumerated().map { index, record throws(ImportError) in
+        let entries = try records.enumerated().map { index, record throws(ImportError) -> Entry? in
             let fields = try Fields(record, number: index + 1)
             let day = fields.values["date"] as? String ?? "", time = fields.values["time"] as? String ?? ""
             do throws(ImportError) {
-                let text = try fields.text()
+                let text = try fields.text(allowBlank: true)  // no words: counted by `entry`
                 guard let moment = Self.moment(day + " " + time, zone: zone) else {
                     throw ImportError.badRecord(index + 1, "\"date\" and \"time\" must be a day and a time such as \"2020-12-22\" and \"15:35\"")
                 }
@@ -126,14 +143,20 @@ public enum JrnlFile {
                 throw error.naming("\(day) \(time)")
             }
         }
-        return ImportedFile(format: .jrnlJSON, entries: entries, notKept: notKept)
+        return ImportedFile(format: .jrnlJSON, entries: entries.compactMap { $0 }, notKept: notKept)
     }
 
     private static let keptKeys: Set<String> = ["title", "body", "date", "time", "tags", "starred"]
 
-    /// One entry, checked by the diary's rules, its id made from its moment and words.
+    /// One entry, checked by the diary's rules, its id made from its moment and words; nil
+    /// (counted) for one with no words, which jrnl keeps for an entry of photos alone (Diary's
+    /// jrnl export writes one so) and Diary cannot.
     private static func entry(title: String, body: String, moment: Date, zone: TimeZone, tags: [String], starred: Bool, number: Int,
-                              ids: inout ContentIDs, notKept: inout NotKept) throws(ImportError) -> Entry {
+                              ids: inout ContentIDs, notKept: inout NotKept) throws(ImportError) -> Entry? {
+        if title.isBlank && body.isBlank {
+            notKept.add("entry with no words")
+            return nil
+        }
         let text: EntryText
         let checkedTags: [String]
         do {
@@ -153,6 +176,25 @@ public enum JrnlFile {
     /// A jrnl date as a journal or its export writes it, in this computer's zone:
     /// "2020-12-22 15:35", "2020-12-22 15:35:00", or jrnl 4's default "2020-12-22 03:35:00 PM".
     static func moment(_ text: String, zone: TimeZone = .current) -> Date? {
+        guard case .moment(let date) = read(text, zone: zone) else { return nil }
+        return date
+    }
+
+    /// What the text in a journal's brackets is.
+    enum DateText: Equatable {
+        case notADate
+        /// A date, naming a moment outside years 1 to 9999 (`EntryMoment`).
+        case outOfRange
+        case moment(Date)
+    }
+
+    static func read(_ text: String, zone: TimeZone) -> DateText {
+        guard let date = wallClock(text, zone: zone) else { return .notADate }
+        return EntryMoment.contains(date.millisecondsSince1970) ? .moment(date) : .outOfRange
+    }
+
+    /// The moment `text` names on `zone`'s clock, whichever year it falls in.
+    private static func wallClock(_ text: String, zone: TimeZone) -> Date? {
         let parts = text.split(separator: " ")
         guard parts.count == 2 || parts.count == 3 else { return nil }
         let day = parts[0].split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
@@ -170,8 +212,7 @@ public enum JrnlFile {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let components = DateComponents(year: day[0]!, month: day[1]!, day: day[2]!, hour: hour, minute: minute, second: second)
-        guard let date = calendar.date(from: components), calendar.component(.day, from: date) == day[2]!,
-              EntryMoment.contains(date.millisecondsSince1970) else { return nil }
+        guard let date = calendar.date(from: components), calendar.component(.day, from: date) == day[2]! else { return nil }
         return date
     }
 
