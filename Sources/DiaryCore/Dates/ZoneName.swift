@@ -20,8 +20,9 @@ public enum ZoneName {
         return TimeZone(identifier: name)
     }
 
-    /// `name` as an entry keeps it: the zone's own spelling of its name, or nil when it is none.
+    /// `name` as an entry keeps it, as it was given ("UTC" stays "UTC", which Foundation
+    /// would name "GMT"), or nil when it names no zone.
     public static func checked(_ name: String) -> String? {
-        zone(name)?.identifier
+        zone(name) == nil ? nil : name
     }
 }

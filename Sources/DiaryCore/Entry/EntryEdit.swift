@@ -13,8 +13,10 @@ public struct EntryEdit: Sendable {
     /// Checked (`checkedPhotos`) when the edit is made; their sizes are the stored photos'
     /// (`Diary` fills them in).
     public internal(set) var photos: [EntryPhoto]?
-    /// The writer's time zone (`ZoneName`), in its own spelling once checked: given with a new
-    /// moment chosen on a clock, or when an entry's zone is put right.
+    /// The writer's time zone (`ZoneName`): given with a new moment chosen on a clock, or when
+    /// an entry's zone is put right. A name this system does not know is no zone (nil): a
+    /// browser that cannot tell its zone says "Etc/Unknown", and a newer one may know a zone
+    /// this system's list lacks; neither may cost the writer their words.
     public private(set) var timeZone: String?
 
     public init(text: EntryText? = nil, tags: [String]? = nil, starred: Bool? = nil, moment: Date? = nil,
@@ -23,7 +25,7 @@ public struct EntryEdit: Sendable {
         self.tags = try tags.map { tags throws(EntryError) in try Tags.checked(tags) }
         self.starred = starred
         self.photos = try photos.map { photos throws(EntryError) in try Self.checkedPhotos(photos) }
-        self.timeZone = try timeZone.map { name throws(EntryError) in try Self.checkedZone(name) }
+        self.timeZone = timeZone.flatMap(ZoneName.checked)
         if let moment {
             guard EntryMoment.contains(moment.millisecondsSince1970) else { throw .momentOutOfRange }
             self.moment = Date(millisecondsSince1970: moment.millisecondsSince1970)
@@ -42,12 +44,6 @@ public struct EntryEdit: Sendable {
             }
         }
         return photos
-    }
-
-    /// `name` as an entry keeps a zone (`ZoneName`), or `unknownTimeZone`.
-    public static func checkedZone(_ name: String) throws(EntryError) -> String {
-        guard let zone = ZoneName.checked(name) else { throw .unknownTimeZone(String(name.prefix(ZoneName.maximumLength))) }
-        return zone
     }
 
     /// The same edit with its tags spelled as the diary already spells them (`forms`: key → tag).

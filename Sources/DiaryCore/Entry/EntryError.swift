@@ -30,8 +30,6 @@ public enum EntryError: Error, Equatable, Sendable {
     case captionTooLong(position: Int, limit: Int)
     /// The diary holds no photo by this name: it must be uploaded first.
     case photoNotStored(String)
-    /// The writer's time zone given is not a zone's name.
-    case unknownTimeZone(String)
 }
 
 extension EntryError: CustomStringConvertible, LocalizedError {
@@ -69,8 +67,6 @@ extension EntryError: CustomStringConvertible, LocalizedError {
             "The caption of photo \(position) is too long: it may have at most \(limit.formatted()) characters."
         case .photoNotStored(let id):
             "The diary has no photo \(id): upload it (POST /api/v1/photos) before adding it to an entry."
-        case .unknownTimeZone(let name):
-            "\"\(name)\" is not a time zone's name: give one such as Asia/Seoul or Europe/London."
         }
     }
 

@@ -79,7 +79,7 @@ struct APIError: HTTPResponseError {
             APIError(status: .unprocessableContent, code: "blank_entry", message: error.description)
         case .badTag, .tooManyTags, .momentOutOfRange:
             APIError(status: .unprocessableContent, code: "bad_tags", message: error.description)
-        case .badFilter, .unknownTimeZone:
+        case .badFilter:
             APIError(status: .badRequest, code: "bad_request", message: error.description)
         case .titleTooLong, .bodyTooLong:
             APIError(status: .contentTooLarge, code: "too_large", message: error.description)
