@@ -37,7 +37,12 @@ struct DayOneZipImport {
                 journal = try ImportFile.read(data, as: .dayone)
             } catch .notThisFormat {
                 // JSON of another shape beside the journals (a tool's manifest.json): counted,
-                // not a reason to refuse the journals.
+                // not a reason to refuse the journals. One that holds entries is a journal, and
+                // a damaged one refuses the ZIP by its name.
+                let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+                guard object?["entries"] == nil else {
+                    throw DayOneZipError.journal(zip, name, "it holds entries but is not a Day One journal (format 1.0, each entry with a uuid and a creationDate)")
+                }
                 file.notKept.add("JSON file that is no Day One journal")
                 continue
             } catch {

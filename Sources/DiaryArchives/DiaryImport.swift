@@ -36,16 +36,19 @@ public struct DiaryImport: Sendable {
     let photos: DiaryPhotos
     let maximumTextBytes: Int
     let maximumRecords: Int?
-    /// The writer's zone, for a format that writes the hour without one (jrnl's).
+    /// The writer's zone, for a format that writes the hour without one (jrnl's), and its name
+    /// as those entries keep it (nil: no one said which).
     let zone: TimeZone
+    let zoneName: String?
 
     /// `maximumTextBytes` and `maximumRecords` (`nil`: any number): the server's are lower than
     /// the command line's, so that one writer's import cannot take the memory everyone else's
     /// requests need.
     public init(store: Diary, photos: DiaryPhotos, maximumTextBytes: Int = DiaryImport.maximumTextBytes, maximumRecords: Int? = nil,
-                zone: TimeZone = .current) {
+                zone: TimeZone = .current, zoneName: String? = ZoneName.ofThisComputer()) {
         self.store = store
         self.zone = zone
+        self.zoneName = zoneName
         self.photos = photos
         self.maximumTextBytes = maximumTextBytes
         self.maximumRecords = maximumRecords
@@ -94,7 +97,7 @@ public struct DiaryImport: Sendable {
                     throw ImportFileError.unreadable(name)
                 }
                 try checkRecords(data, name: name)
-                read = try ImportFile.read(data, as: format, zone: zone)
+                read = try ImportFile.read(data, as: format, zone: zone, zoneName: zoneName)
                 // A JSON file alone has none of the photos it places: they are in Day One's ZIP.
                 read.notKept.add("photo (not in a JSON file: import Day One's ZIP to bring them)", read.photos.map(\.count).reduce(0, +))
                 read.dropBlankEntries()

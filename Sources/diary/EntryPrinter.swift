@@ -40,9 +40,10 @@ struct EntryPrinter {
     func full(_ entry: Entry) -> String {
         var lines: [String] = []
         if !entry.title.isBlank { lines.append(entry.title) }
-        // On its writer's clock, naming the zone when it is not this computer's.
+        // On its writer's clock, naming the zone when that clock differs from this computer's.
         let clock = dates.onClock(of: entry.timeZone)
-        let zone = clock.timeZone == dates.timeZone ? "" : " (\(clock.timeZone.identifier))"
+        let same = clock.timeZone.secondsFromGMT(for: entry.createdAt) == dates.timeZone.secondsFromGMT(for: entry.createdAt)
+        let zone = same ? "" : " (\(entry.timeZone ?? clock.timeZone.identifier))"
         var meta = "\(clock.string(from: entry.createdAt)) \(clock.time(of: entry.createdAt))\(zone) · \(entry.id.diaryString)"
         if let weather = entry.weather {
             meta += " · \(weather.condition.emoji) \(weather.description)"

@@ -73,7 +73,7 @@ struct ImportFormatsTests {
         #expect(back.id == entry.id && back.createdAt == entry.createdAt && back.tags == entry.tags && back.starred)
     }
 
-    @Test("A Day One zone this system does not know is counted and left out; one that is no text refuses the entry")
+    @Test("A Day One zone this system does not know, or one that is no name, is counted and left out")
     func dayOneZones() throws {
         func read(_ zone: String) throws -> ImportedFile {
             let json = #"{"metadata":{"version":"1.0"},"entries":[{"uuid":"0B5F1E4A9C3D4E7F8A1B2C3D4E5F6A7B","creationDate":"2024-05-01T12:30:00Z","text":"Hi","timeZone":"#
@@ -84,7 +84,10 @@ struct ImportFormatsTests {
         let unknown = try read(#""Mars/Olympus""#)
         #expect(unknown.entries[0].timeZone == nil && unknown.notKept.counts.keys.contains { $0.hasPrefix("timeZone") })
         #expect(try read("null").entries[0].timeZone == nil)
-        #expect(throws: ImportError.self) { try read("9") }
+        let number = try read("9")
+        #expect(number.entries[0].timeZone == nil && number.notKept.counts.keys.contains { $0.hasPrefix("timeZone") })
+        // Offsets no clock has (Foundation takes "GMT+1800") are no zone either.
+        #expect(try read(#""GMT+1800""#).entries[0].timeZone == nil)
     }
 
     @Test("An export writes each entry's own zone: Day One's timeZone, jrnl's hours on the writer's clock")
@@ -105,11 +108,13 @@ struct ImportFormatsTests {
     @Test("jrnl's hours are read on the writer's clock, and each entry keeps that zone")
     func jrnlZone() throws {
         let seoul = TimeZone(identifier: "Asia/Seoul")!
-        let journal = try ImportFile.read(Data("[2024-05-01 07:30] Morning walk.\n".utf8), zone: seoul)
+        let journal = try ImportFile.read(Data("[2024-05-01 07:30] Morning walk.\n".utf8), zone: seoul, zoneName: "Asia/Seoul")
         #expect(journal.entries[0].createdAt == ISODate.date(from: "2024-04-30T22:30:00Z"))
         #expect(journal.entries[0].timeZone == "Asia/Seoul")
         let json = #"{"tags": {}, "entries": [{"title": "Morning walk.", "body": "", "date": "2024-05-01", "time": "07:30", "tags": [], "starred": false}]}"#
-        let exported = try ImportFile.read(Data(json.utf8), zone: seoul)
+        let exported = try ImportFile.read(Data(json.utf8), zone: seoul, zoneName: "Asia/Seoul")
+        // Read in a zone no one named, the entries keep none.
+        #expect(try ImportFile.read(Data(json.utf8), zone: seoul, zoneName: nil).entries[0].timeZone == nil)
         #expect(exported.entries[0].createdAt == journal.entries[0].createdAt && exported.entries[0].timeZone == "Asia/Seoul")
     }
 

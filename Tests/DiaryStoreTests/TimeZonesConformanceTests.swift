@@ -73,10 +73,29 @@ struct TimeZonesConformanceTests {
         #expect(try await store.onThisDay(aprilDay, in: london).first?.entries.map(\.title) == ["Unzoned"])
     }
 
+    @Test("On this day finds the oldest entry on its own clock's year, and its day's entry behind many of the next day's",
+          arguments: StoreBackend.allCases)
+    func onThisDayEdges(backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        // The diary's oldest entry: 11:00 UTC on 1 January 2020, still 31 December 2019 at UTC−12.
+        _ = try await store.create(try EntryText(title: "New Year's Eve", body: ""), id: UUID(),
+                                   at: Date(timeIntervalSince1970: 1_577_876_400), timeZone: "Etc/GMT+12")
+        let eve = try await store.onThisDay(Date(timeIntervalSince1970: 1_767_182_400), in: .gmt)  // 2025-12-31 12:00 UTC
+        #expect(eve.map(\.years) == [6] && eve.first?.entries.map(\.title) == ["New Year's Eve"])
+        // 70 entries of 2 May 2024 (UTC) come first in the span read; 1 May's, of Seoul, after them.
+        for minute in 0..<70 {
+            _ = try await store.create(try EntryText(title: "May 2, \(minute)", body: ""), id: UUID(),
+                                       at: Date(timeIntervalSince1970: 1_714_651_200 + Double(minute * 60)))
+        }
+        _ = try await store.create(try EntryText(title: "Seoul", body: ""), id: UUID(), at: seoulMorning, timeZone: "Asia/Seoul")
+        let may = try await store.onThisDay(Date(timeIntervalSince1970: 1_746_100_800), in: .gmt, perYear: 1)  // 2025-05-01
+        #expect(may.map(\.years) == [1] && may.first?.entries.map(\.title) == ["Seoul"])
+    }
+
     @Test("A zone is kept as given when it names one; any other name is no zone, never a refused entry")
     func checked() throws {
         for bad in ["", "Etc/Unknown", "Not/AZone", "../../etc/passwd", "/etc/localtime", "Asia/Seoul\u{0}",
-                    String(repeating: "A", count: 65), "Asia/서울", "UTC; DROP TABLE entry"] {
+                    String(repeating: "A", count: 65), "Asia/서울", "UTC; DROP TABLE entry", "GMT+1800", "GMT-18"] {
             #expect(try EntryEdit(timeZone: bad).timeZone == nil, "\(bad)")
         }
         #expect(try EntryEdit(timeZone: "Asia/Seoul").timeZone == "Asia/Seoul")

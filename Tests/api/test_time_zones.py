@@ -110,3 +110,29 @@ def test_a_jrnl_journals_hours_are_read_on_the_writers_clock(api):
     refused = api.post("/api/v1/import", data=journal, params={"timeZone": "Mars/Olympus"},
                        headers={"Content-Type": "text/plain"})
     assert_error(refused, 400, "bad_request")
+
+
+def test_a_jrnl_journal_sent_without_a_zone_is_read_in_utc_and_its_entries_keep_none(api):
+    response = api.post("/api/v1/import", data=b"[2024-05-01 07:30] No zone said.\n", headers={"Content-Type": "text/plain"})
+    assert response.status_code == 200, response.text
+    response = api.post("/api/v1/import", data=b"[2024-05-02 07:30] UTC said.\n", params={"timeZone": "UTC"},
+                        headers={"Content-Type": "text/plain"})
+    assert response.status_code == 200, response.text
+    rows = {row["title"]: row for row in api.list_all()}
+    assert rows["No zone said."]["createdAt"] == "2024-05-01T07:30:00.000Z" and "timeZone" not in rows["No zone said."]
+    assert rows["UTC said."]["timeZone"] == "UTC"
+
+
+def test_the_last_moments_of_9999_east_of_utc_go_to_jrnl_as_a_date_it_reads(api):
+    api.create("Last", "", createdAt="9999-12-31T23:30:00Z", timeZone="Pacific/Kiritimati")
+    out = api.get("/api/v1/export", params={"format": "jrnl"})
+    assert out.status_code == 200, out.text
+    [written] = out.json()["entries"]
+    assert (written["date"], written["time"]) == ("9999-12-31", "23:30"), written
+    back = api.post("/api/v1/import", data=out.content, params={"timeZone": "UTC"}, headers={"Content-Type": "application/json"})
+    assert back.status_code == 200, back.text
+    # In a journal, a date of five digits is a date no entry may have, said by name.
+    journal = b"[2024-05-01 07:30] First.\n[10000-01-01 10:00] Past the end.\n"
+    refused = api.post("/api/v1/import", data=journal, headers={"Content-Type": "text/plain"})
+    error = assert_error(refused, 422, "bad_import")
+    assert "10000-01-01 10:00" in error["message"] and "outside the dates" in error["message"], error

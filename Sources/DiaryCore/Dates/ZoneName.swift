@@ -16,8 +16,21 @@ public enum ZoneName {
         let allowed = name.unicodeScalars.allSatisfy {
             $0.isASCII && ($0.properties.isAlphabetic || "0123456789_+-/".unicodeScalars.contains($0))
         }
-        guard allowed else { return nil }
-        return TimeZone(identifier: name)
+        guard allowed, let zone = TimeZone(identifier: name) else { return nil }
+        // Only the world's offsets, UTC−12 to UTC+14: Foundation also takes names such as
+        // "GMT+1800", an offset no clock has, which would put a day 18 hours from its moment
+        // (the days are found within a span that allows for real clocks only).
+        let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: 1_700_000_000))
+        guard (-12 * 3600)...(14 * 3600) ~= offset else { return nil }
+        return zone
+    }
+
+    /// The zone of this computer's clock as an entry keeps it: `TZ` when it names a zone (as
+    /// given: "UTC" stays "UTC"), else the system's own zone; nil when `TZ` names none
+    /// (Foundation then reads the clock as UTC, which no one chose).
+    public static func ofThisComputer(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let name = environment["TZ"], !name.isEmpty { return checked(name) }
+        return checked(TimeZone.current.identifier)
     }
 
     /// `name` as an entry keeps it, as it was given ("UTC" stays "UTC", which Foundation

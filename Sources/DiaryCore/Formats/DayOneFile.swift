@@ -93,8 +93,8 @@ public enum DayOneFile {
         }
         let weather = Self.weather(fields.values["weather"], notKept: &notKept)
         var unknownZone = false
-        let zone = try fields.timeZone(ignored: &unknownZone)
-        if unknownZone { notKept.add("timeZone (a zone's name this system does not know)") }
+        let zone = fields.timeZone(ignored: &unknownZone)
+        if unknownZone { notKept.add("timeZone (not a zone's name this system knows)") }
         for (key, value) in fields.values where !Self.keptKeys.contains(key) && !isNothing(value) { notKept.add(key) }
         let entry = Entry(id: id, title: text.title, body: text.body, createdAt: created, updatedAt: max(updated, created),
                           location: location, weather: weather, tags: try fields.tags(), starred: try fields.flag("starred"),

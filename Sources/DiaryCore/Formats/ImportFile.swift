@@ -13,11 +13,12 @@ public enum ImportFile {
     }
 
     /// `data` read as `format`, or as the format its content shows when `format` is `nil`.
-    /// `zone` is the writer's, for a format that writes the hour without one (jrnl's).
+    /// `zone` is the writer's, for a format that writes the hour without one (jrnl's), and
+    /// `zoneName` its name as each of those entries keeps it (nil: none was said).
     public static func read(_ data: Data, as format: ImportFormat? = nil, now: Date = Date(),
-                            zone: TimeZone = .current) throws(ImportError) -> ImportedFile {
+                            zone: TimeZone = .current, zoneName: String? = ZoneName.ofThisComputer()) throws(ImportError) -> ImportedFile {
         if format == .jrnl || (format == nil && JrnlFile.isJournal(data)) {
-            return try JrnlFile.readJournal(data, zone: zone)
+            return try JrnlFile.readJournal(data, zone: zone, zoneName: zoneName)
         }
         let json: Any
         do {
@@ -40,7 +41,7 @@ public enum ImportFile {
         case .sample: return ImportedFile(format: .sample, entries: try sampleEntries(json as! [Any], now: now))
         case .diary: return ImportedFile(format: .diary, entries: try exportedEntries(json as! [String: Any], now: now))
         case .dayone: return try DayOneFile.read(json as! [String: Any])
-        case .jrnlJSON: return try JrnlFile.readJSON(json as! [String: Any], zone: zone)
+        case .jrnlJSON: return try JrnlFile.readJSON(json as! [String: Any], zone: zone, zoneName: zoneName)
         case .jrnl: throw .notThisFormat(.jrnl)  // read above: not JSON
         }
     }
@@ -106,7 +107,7 @@ public enum ImportFile {
         }
         return Entry(id: id, title: text.title, body: text.body, createdAt: created, updatedAt: updated,
                      version: version, deletedAt: deleted, location: try fields.location(), weather: try fields.weather(),
-                     tags: try fields.tags(), starred: try fields.flag("starred"), photos: photos, timeZone: try fields.timeZone())
+                     tags: try fields.tags(), starred: try fields.flag("starred"), photos: photos, timeZone: fields.timeZone())
     }
 
     /// `data` with every U+FEFF in it written as the escape `\ufeff`, but for a byte order mark
@@ -216,23 +217,21 @@ struct Fields {
     }
 
     /// The writer's time zone ("Asia/Seoul"; none when absent). A name this system's zone list
-    /// does not know (a newer one, or a misspelling) is none rather than a refused file: the
-    /// moment itself is exact without it. `ignored` says when that happened, for the report.
-    func timeZone(ignored: inout Bool) throws(ImportError) -> String? {
+    /// does not know (a newer one, or a misspelling), or a value that is no name, is none rather
+    /// than a refused file: the moment itself is exact without it. `ignored` says when that
+    /// happened, for the report.
+    func timeZone(ignored: inout Bool) -> String? {
         guard let value = values["timeZone"], !(value is NSNull) else { return nil }
-        guard let name = value as? String else {
-            throw .badRecord(number, "\"timeZone\" must be a time zone's name, such as \"Asia/Seoul\", not \(Self.shown(value))")
-        }
-        guard let zone = ZoneName.checked(name) else {
-            ignored = !name.isEmpty
+        guard let name = value as? String, let zone = ZoneName.checked(name) else {
+            ignored = (value as? String)?.isEmpty != true
             return nil
         }
         return zone
     }
 
-    func timeZone() throws(ImportError) -> String? {
+    func timeZone() -> String? {
         var ignored = false
-        return try timeZone(ignored: &ignored)
+        return timeZone(ignored: &ignored)
     }
 
     /// true or false (false when absent).

@@ -21,7 +21,7 @@ public enum JrnlFile {
     // MARK: The journal file
 
     /// The entries of a journal file, split as jrnl splits them.
-    static func readJournal(_ data: Data, zone: TimeZone = .current) throws(ImportError) -> ImportedFile {
+    static func readJournal(_ data: Data, zone: TimeZone = .current, zoneName: String? = nil) throws(ImportError) -> ImportedFile {
         guard var text = String(data: data, encoding: .utf8) else { throw .notThisFormat(.jrnl) }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         // jrnl on Windows writes "\r\n", which Swift reads as one Character, never "\n"; an old
@@ -69,7 +69,7 @@ public enum JrnlFile {
             let (title, body, starred) = Self.split(String(record.text))
             let tags = Self.tags(in: String(record.text))
             do throws(ImportError) {
-                return try Self.entry(title: title, body: body, moment: record.moment, zone: zone, tags: tags, starred: starred,
+                return try Self.entry(title: title, body: body, moment: record.moment, zone: zoneName, tags: tags, starred: starred,
                                       number: index + 1, ids: &ids, notKept: &notKept)
             } catch {
                 throw error.naming(record.dateText)
@@ -119,7 +119,7 @@ public enum JrnlFile {
 
     // MARK: The JSON export
 
-    static func readJSON(_ object: [String: Any], zone: TimeZone = .current) throws(ImportError) -> ImportedFile {
+    static func readJSON(_ object: [String: Any], zone: TimeZone = .current, zoneName: String? = nil) throws(ImportError) -> ImportedFile {
         guard let records = object["entries"] as? [Any] else { throw .notThisFormat(.jrnlJSON) }
         var ids = ContentIDs()
         var notKept = NotKept()
@@ -128,7 +128,12 @@ public enum JrnlFile {
             let day = fields.values["date"] as? String ?? "", time = fields.values["time"] as? String ?? ""
             do throws(ImportError) {
                 let text = try fields.text(allowBlank: true)  // no words: counted by `entry`
-                guard let moment = Self.moment(day + " " + time, zone: zone) else {
+                let moment: Date
+                switch Self.read(day + " " + time, zone: zone) {
+                case .moment(let found): moment = found
+                case .outOfRange:
+                    throw ImportError.badRecord(index + 1, "its date is outside the dates an entry may have, \(EntryMoment.rangeDescription)")
+                case .notADate:
                     throw ImportError.badRecord(index + 1, "\"date\" and \"time\" must be a day and a time such as \"2020-12-22\" and \"15:35\"")
                 }
                 guard let tags = (fields.values["tags"] ?? [String]()) as? [String] else {
@@ -137,7 +142,7 @@ public enum JrnlFile {
                 for (key, value) in fields.values where !Self.keptKeys.contains(key) && !DayOneFile.isNothing(value) {
                     notKept.add(key)
                 }
-                return try Self.entry(title: text.title, body: text.body, moment: moment, zone: zone, tags: tags, starred: try fields.flag("starred"),
+                return try Self.entry(title: text.title, body: text.body, moment: moment, zone: zoneName, tags: tags, starred: try fields.flag("starred"),
                                       number: index + 1, ids: &ids, notKept: &notKept)
             } catch {
                 throw error.naming("\(day) \(time)")
@@ -151,7 +156,7 @@ public enum JrnlFile {
     /// One entry, checked by the diary's rules, its id made from its moment and words; nil
     /// (counted) for one with no words, which jrnl keeps for an entry of photos alone (Diary's
     /// jrnl export writes one so) and Diary cannot.
-    private static func entry(title: String, body: String, moment: Date, zone: TimeZone, tags: [String], starred: Bool, number: Int,
+    private static func entry(title: String, body: String, moment: Date, zone: String?, tags: [String], starred: Bool, number: Int,
                               ids: inout ContentIDs, notKept: inout NotKept) throws(ImportError) -> Entry? {
         if title.isBlank && body.isBlank {
             notKept.add("entry with no words")
@@ -170,7 +175,7 @@ public enum JrnlFile {
         }
         let id = ids.next(["jrnl", text.title, text.body, String(moment.millisecondsSince1970)])
         return Entry(id: id, title: text.title, body: text.body, createdAt: moment, tags: checkedTags, starred: starred,
-                     timeZone: ZoneName.checked(zone.identifier))
+                     timeZone: zone)
     }
 
     /// A jrnl date as a journal or its export writes it, in this computer's zone:
@@ -199,7 +204,10 @@ public enum JrnlFile {
         guard parts.count == 2 || parts.count == 3 else { return nil }
         let day = parts[0].split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
         let clock = parts[1].split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
-        guard day.count == 3, parts[0].count == 10, (2...3).contains(clock.count), !day.contains(nil), !clock.contains(nil) else { return nil }
+        // A year of five digits is a date too (Diary's own jrnl export could write 10000-01-01
+        // for the last moments of 9999 east of UTC): out of range, not text.
+        guard day.count == 3, (10...11).contains(parts[0].count), (2...3).contains(clock.count), !day.contains(nil), !clock.contains(nil)
+        else { return nil }
         var hour = clock[0]!
         if parts.count == 3 {
             let half = parts[2].uppercased()
@@ -207,7 +215,7 @@ public enum JrnlFile {
             hour = hour % 12 + (half == "PM" ? 12 : 0)
         }
         let minute = clock[1]!, second = clock.count == 3 ? clock[2]! : 0
-        guard (1...9999).contains(day[0]!), (1...12).contains(day[1]!), (1...31).contains(day[2]!), (0...23).contains(hour),
+        guard (1...99_999).contains(day[0]!), (1...12).contains(day[1]!), (1...31).contains(day[2]!), (0...23).contains(hour),
               (0...59).contains(minute), (0...59).contains(second) else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
@@ -234,7 +242,13 @@ public enum JrnlFile {
     public static func record(for entry: Entry, zone: TimeZone = .current) -> Data {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = entry.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: entry.createdAt)
+        var c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: entry.createdAt)
+        if !(1...9999).contains(c.year ?? 0) {
+            // The first or last hours of the years an entry may have, on a clock past them
+            // (10000-01-01 east of UTC): written in UTC, a date jrnl (and Diary) can read.
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: entry.createdAt)
+        }
         let object: [String: Any] = [
             "title": entry.title, "body": entry.body,
             "date": String(format: "%04ld-%02ld-%02ld", c.year!, c.month!, c.day!),

@@ -67,11 +67,9 @@ extension Diary {
     private func dayTallies(from: LocalDay, through: LocalDay, in zone: TimeZone) async throws -> [LocalDay: DayTally] {
         let span = LocalDay.moments(from: from, through: through)
         var days: [LocalDay: DayTally] = [:]
-        // An entry of another zone may fall on these days from up to 26 hours outside them
-        // (UTC−12 to UTC+14): the moments read reach two days further each way.
-        let reach: Int64 = 2 * 86_400_000
-        let tallies = try await rows.tallies(from: max(span.from - reach, EntryMoment.earliest),
-                                             until: min(span.until + reach, EntryMoment.latest + 1))
+        // (The span reaches two days past the days each way: any entry of any zone that falls
+        // on them, on its own clock or the reader's, is in it.)
+        let tallies = try await rows.tallies(from: max(span.from, EntryMoment.earliest), until: min(span.until, EntryMoment.latest + 1))
         var clocks: [String: ZoneClock] = [:]  // by zone name; "" for `zone`
         for tally in tallies.sorted(by: { $0.moment < $1.moment }) {
             let name = tally.zone ?? ""

@@ -264,7 +264,9 @@ public struct Diary: Sendable {
         guard let year = today.year, let month = today.month, let dayOfMonth = today.day else { return [] }
         // The oldest entry bounds the years to look at.
         guard let oldest = try await rows.export(after: nil, limit: 1).entries.first else { return [] }
-        let firstYear = calendar.component(.year, from: oldest.createdAt)
+        // A year earlier than the reader's clock says: on its own clock the oldest entry may be
+        // on the last day of the year before.
+        let firstYear = calendar.component(.year, from: oldest.createdAt) - 1
         guard firstYear < year else { return [] }
         var found: [YearAgo] = []
         for earlier in stride(from: year - 1, through: max(firstYear, year - Self.yearsBack), by: -1) {
@@ -291,7 +293,8 @@ public struct Diary: Sendable {
         var found: [EntrySummary] = []
         var cursor: EntryCursor?
         repeat {
-            let page = try await rows.list(after: cursor, limit: Self.pageSize(most + 8), filter: filter)
+            // Pages of at least 64: the span holds three days, whose entries are read in few queries.
+            let page = try await rows.list(after: cursor, limit: Self.pageSize(max(most + 8, 64)), filter: filter)
             for entry in page.entries where found.count < most {
                 var its = zone
                 if let name = entry.timeZone {

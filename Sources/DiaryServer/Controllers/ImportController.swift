@@ -48,8 +48,10 @@ struct ImportController {
     @Sendable func importFile(_ request: Request, context: Context) async throws -> Response {
         let user = try context.requireUser().id
         let format = try Self.format(request)
-        // The hours of a jrnl journal are its writer's clock's: the browser says which zone.
+        // The hours of a jrnl journal are its writer's clock's: the browser says which zone
+        // (read in UTC when it does not, and then kept as no zone: no one said).
         let zone = try OrganizeController.timeZone(request)
+        let zoneName = request.formValue("timeZone")
         let place = try running.admit(user)
         var handedOver = false
         defer { if !handedOver { place.done() } }
@@ -60,7 +62,7 @@ struct ImportController {
             throw APIError.badRequest("The body is empty: send the file to import (Diary's JSON or ZIP export, Day One's JSON or ZIP export, or jrnl's journal or JSON export).")
         }
         let importer = DiaryImport(store: diaries(user), photos: photos(user), maximumTextBytes: Self.maximumTextBytes,
-                                   maximumRecords: Self.maximumRecords, zone: zone)
+                                   maximumRecords: Self.maximumRecords, zone: zone, zoneName: zoneName)
         let (events, told) = AsyncStream<Event>.makeStream()
         handedOver = true
         Task {

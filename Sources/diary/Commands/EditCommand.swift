@@ -64,7 +64,7 @@ struct EditCommand: AsyncParsableCommand {
         // A new date is read on this computer's clock, so the entry takes its zone with it.
         let moment = date.flatMap { WrittenDate.parse($0) }
         let edit = try EntryEdit(text: text, tags: tags, starred: star, moment: moment,
-                                 timeZone: moment == nil ? nil : ZoneName.checked(TimeZone.current.identifier))
+                                 timeZone: moment == nil ? nil : ZoneName.ofThisComputer())
         let changed = try await store.edit(id: found, edit, expecting: entry.version)
         let shortID = changed.id.diaryString.prefix(EntryPrinter.shortIDLength)
         if changed.version == entry.version {

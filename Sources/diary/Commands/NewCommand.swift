@@ -83,7 +83,7 @@ struct NewCommand: AsyncParsableCommand {
             ? nil : try WeatherSettings.provider(choice: weather, environment: ProcessInfo.processInfo.environment)
         // Saved first: the weather is a bonus that a slow or failing provider must not cost.
         let entry = try await store.create(text, id: UUID(), location: place, at: moment, tags: tags, starred: star,
-                                           photos: added.isEmpty ? nil : added, timeZone: ZoneName.checked(TimeZone.current.identifier))
+                                           photos: added.isEmpty ? nil : added, timeZone: ZoneName.ofThisComputer())
         let shortID = entry.id.diaryString.prefix(EntryPrinter.shortIDLength)
         let printer = EntryPrinter()
         let when = (moment.map { " for \(printer.dates.string(from: $0)) \(printer.time(of: $0))" } ?? "")
