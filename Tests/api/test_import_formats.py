@@ -314,6 +314,15 @@ def test_a_file_of_entries_over_a_gigabyte_is_refused_before_it_is_read(tmp_path
 
 # ------------------------------------------------------------------ what the attack review left
 
+def assert_refused(database: Path, path: Path, *words: str) -> None:
+    """`diary import` of `path` fails, says each of `words`, and leaves the diary empty."""
+    done = diary(database, "import", str(path), ok=False)
+    assert done.returncode != 0, done.stdout
+    for said in words:
+        assert said in done.stderr, done.stderr
+    assert exported(database) == []
+
+
 def test_a_day_one_zip_with_other_json_beside_its_journals_imports_and_counts_it(tmp_path):
     database = tmp_path / "diary.sqlite"
     archive, _ = day_one_zip(tmp_path, extra={"manifest.json": json.dumps({"exporter": "a tool", "files": 3})})
@@ -334,10 +343,7 @@ def test_a_zip_compressed_in_a_way_diary_does_not_read_says_so(tmp_path, method)
     archive = tmp_path / "other.zip"
     with zipfile.ZipFile(archive, "w", method) as z:
         z.writestr("Journal.json", DAY_ONE.read_text())
-    done = diary(database, "import", str(archive), ok=False)
-    assert done.returncode != 0
-    assert "compressed in a way Diary does not read" in done.stderr and "Nothing was imported" in done.stderr, done.stderr
-    assert exported(database) == []
+    assert_refused(database, archive, "compressed in a way Diary does not read", "Nothing was imported")
 
 
 def test_a_damaged_zip_says_it_is_damaged_and_imports_nothing(tmp_path):
@@ -353,15 +359,11 @@ def test_a_damaged_zip_says_it_is_damaged_and_imports_nothing(tmp_path):
         data[offset] ^= 0x5A
     damaged = tmp_path / "damaged.zip"
     damaged.write_bytes(bytes(data))
-    done = diary(database, "import", str(damaged), ok=False)
-    assert done.returncode != 0
-    assert "damaged or protected by a password" in done.stderr and "Nothing was imported" in done.stderr, done.stderr
+    assert_refused(database, damaged, "damaged or protected by a password", "Nothing was imported")
     # Cut short, it is no ZIP at all any more.
     short = tmp_path / "short.zip"
     short.write_bytes(archive.read_bytes()[: 4000])
-    cut = diary(database, "import", str(short), ok=False)
-    assert cut.returncode != 0 and "damaged or cut short" in cut.stderr, cut.stderr
-    assert exported(database) == []
+    assert_refused(database, short, "damaged or cut short")
 
 
 def test_jrnl_of_an_entry_of_photos_alone_comes_back_counted_not_refused(tmp_path):
@@ -383,10 +385,7 @@ def test_a_jrnl_date_no_entry_may_have_is_refused_by_name_not_joined_to_the_entr
     journal = tmp_path / "journal.txt"
     # Midnight of 1 January, year 1, in Seoul is still year 0 in UTC.
     journal.write_text("[2024-05-01 07:30] First.\n\n[0001-01-01 00:00] Too early.\n")
-    done = diary(database, "import", str(journal), ok=False)
-    assert done.returncode != 0
-    assert "Record 2 (0001-01-01 00:00)" in done.stderr and "outside the dates" in done.stderr, done.stderr
-    assert exported(database) == []
+    assert_refused(database, journal, "Record 2 (0001-01-01 00:00)", "outside the dates")
 
 
 def test_a_jrnl_journal_with_old_mac_line_ends_splits_into_its_entries(tmp_path):
