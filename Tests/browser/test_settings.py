@@ -213,6 +213,18 @@ def test_a_day_one_zip_is_imported_with_its_progress_and_report(pages, server, t
     assert len(server.entries()) == 4
 
 
+def test_a_jrnl_journal_is_read_on_the_browsers_clock_and_keeps_its_zone(pages, server, tmp_path):
+    # jrnl writes the hour without a zone: the page says its own, and the entry keeps it.
+    page = pages.open("/#/settings", timezone_id="Asia/Seoul", **PHONE)
+    journal = tmp_path / "journal.txt"
+    journal.write_text("[2024-05-01 07:30] Morning walk. Cold and bright.\n")
+    section = page.get_by_role("region", name="Bring entries in")
+    section.locator("input[type=file]").set_input_files(str(journal))
+    expect(section.locator(".settings-report")).to_contain_text("Imported 1 entry.")
+    [entry] = server.entries()
+    assert (entry["createdAt"], entry["timeZone"]) == ("2024-04-30T22:30:00.000Z", "Asia/Seoul"), entry
+
+
 def test_a_file_that_is_no_diary_is_refused_with_what_to_do(pages, server, tmp_path):
     pages.allow_errors(r"status of 4(15|22)")
     server.create("Mine", "Kept as it was.")
