@@ -13,7 +13,8 @@ struct ImportCommand: AsyncParsableCommand {
             Importing the same file again adds nothing: entries keep the file's own ids (Day One's uuid), \
             or ids made from their moment and words (jrnl, the sample). A ZIP brings its photos. \
             The report counts what Diary has no place for ("not kept"). \
-            jrnl's times carry no zone: they are read in this computer's (TZ).
+            jrnl's times carry no zone: they are read in this computer's (TZ), and each entry keeps it. \
+            Day One's entries keep their own zones.
             """)
 
     @OptionGroup var options: StoreOptions
