@@ -4,7 +4,8 @@
 - Upload: a 4 MB photo (a phone's JPEG at full size: random detail, so it does not compress),
   one client after another: p50 and p99 of `POST /api/v1/photos`.
 - Memory: 20 clients uploading 4 MB photos at once, several rounds: the server's peak resident
-  memory (VmHWM), against the 200 MB goal (photos streamed to a file, never held whole).
+  memory (VmHWM), against the 200 MB goal (photos streamed to a file, never held whole). Each
+  client is a writer of its own: one writer sends at most four at once (429 beyond).
 - Growth: the database's bytes (file and WAL, after a checkpoint) per stored photo's bytes,
   against the 1.3× goal.
 - The list with thumbnails: `--with-photos` entries of the diary (10,000 of 100,000 at the full
@@ -98,6 +99,7 @@ def main():
     cores = CoreSpeed().start()
     server_bench.cores = cores
     token = token_for(args.diary, args.database)
+    uploaders = [token_for(args.diary, args.database, user=f"uploader-{n + 1}") for n in range(args.clients)]
     server = start_diary(args.diary, args.database)
     lines = ["### Photos", ""]
     try:
@@ -122,7 +124,7 @@ def main():
         with concurrent.futures.ThreadPoolExecutor(args.clients) as pool:
             for round_ in range(args.rounds):
                 start = args.uploads + round_ * args.clients  # photos not sent before: each is stored
-                list(pool.map(lambda data: upload(base, token, data), photos[start:start + args.clients]))
+                list(pool.map(lambda sent: upload(base, *sent), zip(uploaders, photos[start:start + args.clients])))
         rss_peak = peak_rss_mb(pid)
 
         # The list with thumbnails: one entry in every so many given a small photo (as a phone's

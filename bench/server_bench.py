@@ -86,13 +86,13 @@ def run(cmd, **kw):
     return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
 
 
-def token_for(diary, database):
+def token_for(diary, database, user="bench"):
     env = dict(os.environ, DIARY_DATABASE=database, DIARY_BCRYPT_COST="4")
-    users = run([diary, "user", "list"], env=env).stdout
-    if "bench" not in users:
-        run([diary, "user", "add", "bench"], env=env, input="bench password\n")
+    users = run([diary, "user", "list"], env=env).stdout.split()
+    if user not in users:
+        run([diary, "user", "add", user], env=env, input="bench password\n")
     name = f"bench-{int(time.time())}"
-    return run([diary, "token", "create", name, "--user", "bench"], env=env).stdout.strip()
+    return run([diary, "token", "create", name, "--user", user], env=env).stdout.strip()
 
 
 def cpu_seconds(pid):
