@@ -57,6 +57,13 @@ def server(tmp_path):
         srv.stop()
 
 
+@pytest.fixture(autouse=True)
+def restarts_refuse_for_a_moment(pages):
+    """Each release restarts the server: a request the page still had going (on this day's rows,
+    the worker's update check) is refused while it is down, as on a real server's restart."""
+    pages.allow_errors(r"net::ERR_CONNECTION_REFUSED")
+
+
 def release_shown(page):
     """Which release the page runs, by each changed file: (the title from strings.en.js, the mark from
     app.css); None while the page is being reloaded."""
