@@ -25,16 +25,15 @@ const CACHE = PREFIX + RELEASE.version;
 const languages = self.navigator.languages ?? [];
 const LANGUAGE = languages.map((l) => l.toLowerCase().split('-')[0]).find((l) => l === 'en' || l === 'ko') ?? 'en';
 const START = ['', 'app.css', 'js/main.js', 'js/api.js', 'js/autosave.js', 'js/session.js', 'js/notices.js',
-  'js/device.js', 'js/dom.js', 'js/i18n.js', `js/strings.${LANGUAGE}.js`, 'js/list.js', 'js/router.js',
-  'js/weather.js'];
+  'js/device.js', 'js/dom.js', 'js/i18n.js', `js/strings.${LANGUAGE}.js`, 'js/list.js', 'js/router.js'];
 // What the page loads when first used but needs offline too: the editor (an entry, a new one;
-// its stylesheet, its marks, photos and share-and-delete modules with it), the outbox (the first draft written), and
+// its stylesheet, its sender, marks, photos, weather and share-and-delete modules with it), the outbox (the first draft written), and
 // the new-release notice (a page of this release says with it that a newer one waits; the
 // newer release's copy would not be this one's). Not part of the first visit: the page asks for them
 // a few seconds after it has settled, at every start (the 'keep the rest' message, js/notices.js),
 // and only those not kept yet come over the network, once. Until then (the first seconds of a
 // first visit) an entry does not open offline; the list does, and drafts wait in localStorage.
-const LATER = ['js/editor.js', 'editor.css', 'js/entryActions.js', 'js/outbox.js', 'js/marks.js', 'js/dialogs.js', 'dialogs.css', 'js/photos.js', 'photos.css', 'js/update.js', 'update.css', `js/strings.${LANGUAGE === 'ko' ? 'en' : 'ko'}.js`];
+const LATER = ['js/editor.js', 'editor.css', 'js/sending.js', 'js/weather.js', 'js/entryActions.js', 'js/outbox.js', 'js/marks.js', 'js/dialogs.js', 'dialogs.css', 'js/photos.js', 'photos.css', 'js/update.js', 'update.css', `js/strings.${LANGUAGE === 'ko' ? 'en' : 'ko'}.js`];
 // The rest of the shell (the modules loaded on demand that need the server anyway, swipe.js,
 // which only touch screens use and offline rows do not, the manifests, the icons) is kept the
 // first time it is asked for. (Not the page's icon: Chromium fetches it outside the page's

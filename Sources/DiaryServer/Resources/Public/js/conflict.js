@@ -1,10 +1,10 @@
 // When the server has a version the writer has not seen (a 409), both
 // versions are shown and the writer keeps theirs or takes the other.
 
-import * as autosave from './autosave.js';
 import { ask } from './dialogs.js';
 import { h } from './dom.js';
 import { lang } from './i18n.js';
+import * as sending from './sending.js';
 
 const words = {
   en: {
@@ -53,8 +53,8 @@ async function next() {
       { value: 'mine', label: w.keepMine },
       { value: 'theirs', label: w.useTheirs },
     ]);
-  if (choice === 'mine') await autosave.keepMine(id, theirs);
-  else if (choice === 'theirs') autosave.useTheirs(id, theirs);
-  else autosave.postpone(id);
+  if (choice === 'mine') await sending.keepMine(id, theirs);
+  else if (choice === 'theirs') sending.useTheirs(id, theirs);
+  else sending.postpone(id);
   next();
 }

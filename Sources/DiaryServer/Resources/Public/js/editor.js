@@ -9,6 +9,7 @@ import { ICONS, h, iconButton, iconLink, toast } from './dom.js';
 import { formatAs, lang, t } from './i18n.js';
 import { forgetEntry } from './list.js';
 import { back, refresh } from './router.js';
+import * as sending from './sending.js';
 import { marks } from './marks.js';
 import { locate, weatherLine } from './weather.js';
 // The drafts' copy in IndexedDB (autosave.js loads it with the first draft): here it comes with
@@ -170,7 +171,7 @@ export function showEditor(root, existingId) {
     growTitle();
     // The photos go with the words once the writer has changed them, or when there are some (so
     // an entry whose words are all deleted is not taken for an empty one).
-    autosave.edit(id, title.value, body.value, photosChanged || photoList.length ? photoList : undefined);
+    sending.edit(id, title.value, body.value, photosChanged || photoList.length ? photoList : undefined);
     // Once there is something to keep, the address names the entry, so a reload finds it.
     if (!existingId && location.hash !== `#/entry/${id}` && autosave.drafts.get(id)) {
       history.replaceState(history.state, '', `#/entry/${id}`);
@@ -185,11 +186,11 @@ export function showEditor(root, existingId) {
     body.focus();
     body.setSelectionRange(0, 0);
   });
-  for (const field of [title, body]) field.addEventListener('blur', () => autosave.save(id));
+  for (const field of [title, body]) field.addEventListener('blur', () => sending.save(id));
   body.addEventListener('focus', () => keepCaretVisible(body));
 
-  const onHidden = () => document.visibilityState === 'hidden' && !gone && autosave.save(id, { keepalive: true });
-  const onPageHide = () => !gone && autosave.leave(id, { keepalive: true });
+  const onHidden = () => document.visibilityState === 'hidden' && !gone && sending.save(id, { keepalive: true });
+  const onPageHide = () => !gone && sending.leave(id, { keepalive: true });
   const onReplaced = (e) => {
     if (e.detail.id !== id) return;
     fill(e.detail.entry);
@@ -247,7 +248,7 @@ export function showEditor(root, existingId) {
     if (!existingId || draft?.base === null) {
       // New, or written here but not yet on the server.
       showDate(draft?.created ?? createdAt);
-      if (draft) fill(draft), showPhotos(draft.photos), autosave.save(id);
+      if (draft) fill(draft), showPhotos(draft.photos), sending.save(id);
       else title.focus();
       return;
     }
@@ -277,7 +278,7 @@ export function showEditor(root, existingId) {
       if (draft) return; // the retry loop is already sending it
       showProblem(error.status === 404 ? w.notFound : error.notKept ? w.notKept : t.loadFailed, error.status !== 404);
     }
-    if (draft) autosave.save(id);
+    if (draft) sending.save(id);
   }
 
   function showProblem(message, retry) {
@@ -330,15 +331,15 @@ export function showEditor(root, existingId) {
     if (!onServer) {
       // Never reached the server: there is nothing to move to the trash.
       gone = true;
-      autosave.forget(id);
+      sending.forget(id);
       return back();
     }
-    await autosave.save(id);
+    await sending.save(id);
     const { deleteEntry } = await import('./entryActions.js');
     await deleteEntry(id, {
       onDeleted: () => {
         gone = true;
-        autosave.forget(id);
+        sending.forget(id);
         forgetEntry(id); // from the rows on show too (the list beside the editor)
         back();
       },
@@ -367,7 +368,7 @@ export function showEditor(root, existingId) {
     autosave.events.removeEventListener('replaced', onReplaced);
     autosave.events.removeEventListener('saved', onSaved);
     gallery?.then((g) => g.destroy(), () => {});
-    if (!gone) autosave.leave(id);
+    if (!gone) sending.leave(id);
   };
 }
 

@@ -66,3 +66,22 @@ export function nearDay(iso, zone) {
   const before = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1, 12);
   return day === formatAs('', before) ? t.yesterday : null;
 }
+
+/** The weather in words, in the UI's language: "Slight rain", "비" (the providers' words are English). */
+export function weatherWords(weather) {
+  return (lang === 'en' ? weather.description : t.conditions[weather.condition]) || weather.description;
+}
+
+let degrees = null;
+/** "3°C", or null when the weather has no temperature; never "-0°C". */
+export function temperature(weather) {
+  if (typeof weather.temperature !== 'number') return null;
+  degrees ??= new Intl.NumberFormat(lang, { style: 'unit', unit: 'celsius', maximumFractionDigits: 0 });
+  return degrees.format(Math.round(weather.temperature) || 0);
+}
+
+/** "Slight rain, 3°C", or the words alone when there is no temperature. */
+export function weatherSummary(weather) {
+  const degrees = temperature(weather);
+  return degrees ? `${weatherWords(weather)}, ${degrees}` : weatherWords(weather);
+}

@@ -12,9 +12,8 @@ import * as api from './api.js';
 import * as autosave from './autosave.js';
 import * as device from './device.js';
 import { h, highlight, icon, iconButton, iconLink, toast } from './dom.js';
-import { formatAs, formatDate, localDay, nearDay, t } from './i18n.js';
+import { formatAs, formatDate, localDay, nearDay, t, weatherSummary, weatherWords } from './i18n.js';
 import { go, navigation, refresh, showingList } from './router.js';
-import { weatherIcon } from './weather.js';
 
 const SEARCH_DELAY_MS = 250;
 const COMPOSE_KEY = 'n'; // the keyboard shortcut for a new entry
@@ -501,6 +500,18 @@ function rowLink(entry, mark, snippet) {
         : h('span', { class: 'row-snippet' }, mark(snippet)),
       entry.tags?.length ? tagChips(entry.tags) : null),
     entry.photo ? h('img', { class: 'row-photo', src: `api/v1/photos/${entry.photo}/thumbnail`, alt: '', loading: 'lazy', width: 64, height: 64 }) : null);
+}
+
+/**
+ * The weather's icon (they ship with the app, icons/weather/<icon>.svg), named by `alt` (a row's
+ * says the weather in words; the editor's has them beside it) and a tooltip.
+ */
+export function weatherIcon(weather, alt) {
+  if (!weather?.icon) return null;
+  return h('img', {
+    class: 'weather', src: `icons/weather/${encodeURIComponent(weather.icon)}.svg`, width: 18, height: 18,
+    alt: alt ?? weatherWords(weather), title: weatherSummary(weather),
+  });
 }
 
 /** An entry's tags as small chips, read out as "Tags: travel, food". */

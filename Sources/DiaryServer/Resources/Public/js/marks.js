@@ -7,6 +7,7 @@ import * as api from './api.js';
 import * as autosave from './autosave.js';
 import { h, icon, toast } from './dom.js';
 import { lang, t } from './i18n.js';
+import * as sending from './sending.js';
 
 const words = {
   en: {
@@ -104,7 +105,7 @@ export function marks(id) {
    * whether the server took it.
    */
   async function sendNow(change) {
-    await autosave.save(id);
+    await sending.save(id);
     const version = autosave.version(id);
     if (!entry || version == null) {
       toast(w.writeFirst);

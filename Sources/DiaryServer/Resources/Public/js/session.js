@@ -6,12 +6,20 @@
 import * as autosave from './autosave.js';
 import { getSession, sessionEvents, setCsrfToken } from './api.js';
 import { sayOffline } from './notices.js';
-import { weatherRecorded } from './weather.js';
+
+// The drafts' sender comes when there are drafts to send (or with the editor): a first visit
+// that only reads does without it (autosave.js cannot import it: it imports autosave.js).
+autosave.sendFrom(() => import('./sending.js'));
 
 /** The name of who is logged in (the account's menu), or null. */
 export let user = null;
-/** What the server is set to (`diary serve --weather`, `--trash-days`), as its session says. */
-export const serverSettings = { weather: true, trashDays: 30 };
+const WEATHER_KEY = 'diary.weather';
+/**
+ * What the server is set to (`diary serve --weather`, `--trash-days`), as its session says. Whether
+ * it records weather is kept in the browser for a start while offline; until it is known, no
+ * location is asked for (weather.js).
+ */
+export const serverSettings = { weather: stored(WEATHER_KEY) === 'on', trashDays: 30 };
 /** The diary opened before the server answered: its screens show what the device keeps. */
 export let offline = false;
 let locked = false; // the login form is on show: no screen of the diary is drawn behind it
@@ -37,8 +45,8 @@ export function keepSession(root, { open, loggedIn }) {
     // What waits in the drafts goes first, then the screen is drawn.
     locked = false;
     user = session.user.name;
-    weatherRecorded(session.weather === true);
     serverSettings.weather = session.weather === true;
+    try { localStorage.setItem(WEATHER_KEY, serverSettings.weather ? 'on' : 'off'); } catch {}
     serverSettings.trashDays = session.trashDays ?? null;
     autosave.drafts.setOwner(user);
     autosave.resume();
@@ -110,4 +118,8 @@ function reachSession(openOffline) {
     };
     ask();
   });
+}
+
+function stored(key) {
+  try { return localStorage.getItem(key); } catch { return null; } // storage refused
 }

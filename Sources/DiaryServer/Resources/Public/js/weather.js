@@ -7,26 +7,17 @@
 // provider and attaches the weather to the entry later.
 //
 // What: the icons ship with the app (icons/weather/<icon>.svg); nothing is
-// fetched from a third party.
+// fetched from a third party. A row's icon is the list's (weatherIcon), the words are i18n.js's:
+// this module is the editor's, and not part of a first visit.
 
 import { h, toast } from './dom.js';
-import { lang, t } from './i18n.js';
+import { t, temperature, weatherSummary, weatherWords } from './i18n.js';
+import { weatherIcon } from './list.js';
+import * as sending from './sending.js';
+import { serverSettings } from './session.js';
 
 const OPTIONS = { enableHighAccuracy: false, maximumAge: 600000, timeout: 8000 };
 const NOTICE_KEY = 'diary.locationNotice';
-const RECORDED_KEY = 'diary.weather';
-
-// Whether the server records weather (the session says; not with `diary serve --weather off`).
-// Kept in the browser for a start while offline; until it is known, no location is asked for.
-let recorded = (() => {
-  try { return localStorage.getItem(RECORDED_KEY) === 'on'; } catch { return false; }
-})();
-
-/** The session's word on weather: with it off, nothing asks for the location. */
-export function weatherRecorded(on) {
-  recorded = on;
-  try { localStorage.setItem(RECORDED_KEY, on ? 'on' : 'off'); } catch {}
-}
 
 const lookups = new Map(); // entry id -> {place, failed, taken}
 let noticeShown = false; // in this page; localStorage remembers it across visits
@@ -35,7 +26,8 @@ const round = (x) => Math.round(x * 100) / 100;
 
 /** Starts finding where the writer is, once, for the new entry `id`. Never waits. */
 export function locate(id) {
-  if (!recorded || lookups.has(id)) return;
+  // Not with `diary serve --weather off`: nothing asks for the location.
+  if (!serverSettings.weather || lookups.has(id)) return;
   const lookup = { place: null, failed: false, taken: false };
   lookups.set(id, lookup);
   const failed = () => {
@@ -57,7 +49,7 @@ export function locate(id) {
  * For the entry's first save: the place if it is known by now, else null.
  * A later answer is not sent.
  */
-export function takePlace(id) {
+function takePlace(id) {
   const lookup = lookups.get(id);
   if (!lookup) return null;
   lookups.delete(id);
@@ -65,6 +57,10 @@ export function takePlace(id) {
   if (lookup.failed) explain();
   return lookup.place;
 }
+
+// Autosave asks for it as it sends a new entry (only this module, loaded with the editor, can
+// know a place; without it there is none).
+sending.findPlacesWith(takePlace);
 
 // Refused or failed: say once per browser, without blocking, why there is no weather.
 function explain() {
@@ -77,39 +73,12 @@ function explain() {
   toast(t.locationNeeded, { duration: 6000 });
 }
 
-/** The weather in words, in the UI's language: "Slight rain", "비". */
-function describe(weather) {
-  return (lang === 'en' ? weather.description : t.conditions[weather.condition]) || weather.description;
-}
-
-const degrees = new Intl.NumberFormat(lang, { style: 'unit', unit: 'celsius', maximumFractionDigits: 0 });
-
-/** "Slight rain, 3°C", or the words alone when there is no temperature. */
-function summary(weather) {
-  const words = describe(weather);
-  if (typeof weather.temperature !== 'number') return words;
-  return `${words}, ${degrees.format(Math.round(weather.temperature) || 0)}`; // never "-0°C"
-}
-
-const iconPath = (weather) => `icons/weather/${encodeURIComponent(weather.icon)}.svg`;
-
-/** A row's weather: the icon alone, named by its alt text (and a tooltip). */
-export function weatherIcon(weather) {
-  if (!weather?.icon) return null;
-  return h('img', {
-    class: 'weather', src: iconPath(weather), width: 18, height: 18,
-    alt: describe(weather), title: summary(weather),
-  });
-}
-
 /** The editor's weather: icon, words and temperature. */
 export function weatherLine(weather) {
   if (!weather?.icon) return null;
-  const words = describe(weather);
-  const temperature = typeof weather.temperature === 'number'
-    ? degrees.format(Math.round(weather.temperature) || 0) : null;
-  return h('span', { class: 'entry-weather', title: summary(weather) },
-    h('img', { class: 'weather', src: iconPath(weather), width: 18, height: 18, alt: '' }),
-    h('span', { class: 'weather-words' }, words),
-    temperature ? h('span', { class: 'weather-temperature' }, temperature) : null);
+  const degrees = temperature(weather);
+  return h('span', { class: 'entry-weather', title: weatherSummary(weather) },
+    weatherIcon(weather, ''),
+    h('span', { class: 'weather-words' }, weatherWords(weather)),
+    degrees ? h('span', { class: 'weather-temperature' }, degrees) : null);
 }
