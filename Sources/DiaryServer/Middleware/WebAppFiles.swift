@@ -116,10 +116,10 @@ struct WebFile: Sendable {
     /// served file's, not the source's). A comment line is one that starts with `//` (scripts),
     /// or a `/* … */` that starts a line and ends one. The indentation at the start of each line
     /// goes too (2 % of a first visit, even gzipped): outside strings, neither language reads it.
-    /// Every line break between two lines of code stays, so no statement ends where it did not. A file with a line that could carry
-    /// a string or a template literal on to the next (an odd number of backticks, or a backslash
-    /// at its end) is served as written: there a line that starts with `//` or `/*`, or spaces,
-    /// may be text.
+    /// Every line break between two lines of code stays, so no statement ends where it did not.
+    /// A file with a line that could carry a string or a template literal on to the next (an odd
+    /// number of backticks, or a backslash at its end) is served as written: there a line that
+    /// starts with `//` or `/*`, or spaces, may be text.
     static func withoutCommentLines(_ text: String, script: Bool) -> String {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let trimmed = { (line: String) in line.trimmingCharacters(in: .whitespacesAndNewlines) }

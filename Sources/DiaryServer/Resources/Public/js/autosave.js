@@ -66,7 +66,8 @@ let loading = null; // the sender on its way
 /** Sends every draft kept in this browser: at start, when back online, before logging out. */
 export async function saveAll() {
   if (!sender && drafts.ids().length) {
-    // Offline it does not come: the drafts wait for the next try.
+    // Not to be had (offline, and not kept by the worker yet): the drafts stay, for the next
+    // start.
     await (loading ??= loadSender().catch(() => {}).finally(() => (loading = null)));
   }
   sender?.saveAll();

@@ -29,7 +29,7 @@ const w = words[lang] ?? words.en;
 const queue = [];
 let showing = false;
 
-/** Shows a conflict the autosave met, after any already on screen. */
+/** Shows a conflict the sender met (sending.js), after any already on screen. */
 export function showConflict(detail) {
   queue.push(detail);
   if (!showing) next();

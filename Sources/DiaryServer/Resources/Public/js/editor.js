@@ -1,5 +1,5 @@
 // The editor: the same screen writes a new entry and edits an old one.
-// There is no save button; autosave.js keeps every change. On a phone it stays
+// There is no save button; autosave.js keeps every change and sending.js sends it. On a phone it stays
 // above the on-screen keyboard (below).
 
 import * as api from './api.js';

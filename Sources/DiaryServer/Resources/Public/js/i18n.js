@@ -82,6 +82,6 @@ export function temperature(weather) {
 
 /** "Slight rain, 3°C", or the words alone when there is no temperature. */
 export function weatherSummary(weather) {
-  const degrees = temperature(weather);
-  return degrees ? `${weatherWords(weather)}, ${degrees}` : weatherWords(weather);
+  const warmth = temperature(weather);
+  return warmth ? `${weatherWords(weather)}, ${warmth}` : weatherWords(weather);
 }

@@ -1,7 +1,7 @@
 // What a writer marks an entry with, in the editor: its star (a toggle in the bar) and its tags
 // (chips under the date, and a field that suggests the diary's own tags). Each change is sent at
 // once as the entry's next version (PATCH); words typed meanwhile are saved on top of it, as
-// autosave.js does after any save of ours that the server has and the page has not heard of.
+// sending.js does after any save of ours that the server has and the page has not heard of.
 
 import * as api from './api.js';
 import * as autosave from './autosave.js';

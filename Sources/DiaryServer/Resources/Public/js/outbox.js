@@ -1,6 +1,6 @@
 // The outbox: the words the server has not acknowledged yet (new entries and edits, written
 // offline or whose save failed), each with its client-made id and the version it builds on, kept
-// in IndexedDB until the server has them. autosave.js sends them: on start, on `online`, and when
+// in IndexedDB until the server has them. sending.js sends them: on start, on `online`, and when
 // the page is looked at again (no Background Sync: Safari and Firefox have none).
 //
 // autosave.js keeps the same drafts in localStorage too, written at once as the writer types, so

@@ -6,7 +6,7 @@
 //   (the place it was taken included); a thumbnail of at most 384 px is made beside it. Both wait
 //   in IndexedDB (their own database, per writer) until they are sent: a photo added offline
 //   waits there with the draft's words, which name it by a `local` key (autosave.js).
-// - Sending (autosave.js asks, before the save that names them): the photo (POST, with its
+// - Sending (sending.js asks, before the save that names them): the photo (POST, with its
 //   progress), then its thumbnail (PUT). A photo is kept by the server under the SHA-256 of its
 //   bytes, so sending it again after a lost connection makes no second copy; each step done is
 //   recorded in the draft at once, so nothing done is sent again.
