@@ -47,6 +47,9 @@ final class ChangeFeed: Sendable {
     static let heartbeat: Duration = .seconds(1)
 
     private let state = Mutex(State())
+    /// How many writes this instance has made (listening or not): `SearchIndexUpkeep` looks
+    /// at it to know whether there is anything to tidy.
+    let writesHere = Atomic<Int>(0)
     private let connect: @Sendable () async throws -> PostgresConnection
     private let logger: Logger
 
@@ -79,6 +82,7 @@ final class ChangeFeed: Sendable {
 
     /// This instance wrote to `owner`'s diary, which is now at `count` (or later).
     func wrote(_ owner: UserID, count: Int64) {
+        writesHere.add(1, ordering: .relaxed)
         state.withLock { state in
             guard state.listening else { return }
             state.counts[owner.rawValue] = max(state.counts[owner.rawValue] ?? 0, count)

@@ -199,8 +199,12 @@ final class ChangeGatherer: Sendable {
         var sequences = Set<Int64>()
         var counts: [(owner: UserID, count: Int64)] = []
         do {
+            // In the rows' order: batches of several instances then lock the rows they share in
+            // the same order, and wait for each other rather than deadlock (which PostgreSQL
+            // finds only after a second, `deadlock_timeout`).
+            let ordered = writes.sorted { $0.read.row.sequence < $1.read.row.sequence }
             for try await (sequence, owner, count) in try await connection.execute(
-                PreparedBatchStatements.Rewrite(writes: writes), logger: logger) {
+                PreparedBatchStatements.Rewrite(writes: ordered), logger: logger) {
                 if let sequence {
                     sequences.insert(sequence)
                 } else if let owner, let count {

@@ -14,6 +14,8 @@ final class PostgresDatabase: Sendable {
     let feed: ChangeFeed
     /// The changes of entries waiting to be run together.
     let changes = ChangeGatherer()
+    /// Merges the search index's new words in the background (while a server runs it).
+    let searchIndexUpkeep = SearchIndexUpkeep()
     let address: PostgresAddress
     let logger: Logger
 

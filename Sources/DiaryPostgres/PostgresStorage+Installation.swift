@@ -110,9 +110,11 @@ extension PostgresStorage {
         }
         for (owner, count) in moved { database.feed.wrote(owner, count: count) }  // committed now
         // Statistics for the planner now, not when autovacuum comes round: without them, a search
-        // on a copied diary of 100,000 entries took ten times as long.
+        // on a copied diary of 100,000 entries took ten times as long. The vacuum marks the new
+        // rows as seen by all and merges the search index's pending words, work that autovacuum
+        // would otherwise do in the server's first minutes (saves' p99 went from 22 to 77 ms then).
         try await database.read { [logger = database.logger] connection in
-            try await connection.query("ANALYZE diary_user, access_token, entry", logger: logger)
+            try await connection.query("VACUUM (ANALYZE) diary_user, access_token, entry", logger: logger)
         }
     }
 }

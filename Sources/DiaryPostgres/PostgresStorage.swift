@@ -46,12 +46,14 @@ public struct PostgresStorage: Storage {
         PostgresAccountRows(database: database)
     }
 
-    /// Keeps the pool of connections, and listens to PostgreSQL's notifications (`ChangeFeed`),
-    /// until the task is cancelled; then closes them.
+    /// Keeps the pool of connections, listens to PostgreSQL's notifications (`ChangeFeed`) and
+    /// merges the search index's new words (`SearchIndexUpkeep`), until the task is cancelled;
+    /// then closes them.
     public func maintain() async {
         await withTaskCancellationHandler {
             await withTaskGroup(of: Void.self) { [database] group in
                 group.addTask { await database.feed.run() }
+                group.addTask { await database.searchIndexUpkeep.run(database) }
                 await database.pool.untilClosed()
                 database.feed.stop()
                 group.cancelAll()
