@@ -199,9 +199,11 @@ final class ChangeGatherer: Sendable {
         var sequences = Set<Int64>()
         var counts: [(owner: UserID, count: Int64)] = []
         do {
-            // In the rows' order: batches of several instances then lock the rows they share in
-            // the same order, and wait for each other rather than deadlock (which PostgreSQL
-            // finds only after a second, `deadlock_timeout`).
+            // In the order of their keys (`seq`): under the plan PostgreSQL makes of `Rewrite` (a
+            // nested loop over the batch's rows, in their order), batches of several instances
+            // then lock the rows they share in the same order, and wait for each other rather than
+            // deadlock (which PostgreSQL finds only after `deadlock_timeout`, a second). Under
+            // another plan a deadlock stays possible; its rows are then run again, as below.
             let ordered = writes.sorted { $0.read.row.sequence < $1.read.row.sequence }
             for try await (sequence, owner, count) in try await connection.execute(
                 PreparedBatchStatements.Rewrite(writes: ordered), logger: logger) {
