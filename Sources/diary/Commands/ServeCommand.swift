@@ -88,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.webFiles = try WebRootSetting.folder(environment: environment)
         settings.trashDays = trashDays == 0 ? nil : trashDays
         settings.photoQuotaBytes = try PhotoQuotaSetting.bytes(option: photoQuota, environment: environment)
-        var logger = Logger(label: "diary")
+        var logger = Logger(label: "diary", factory: ServerLogHandler.init)
         logger.logLevel = .info
         // On a wildcard address (0.0.0.0, ::) the server answers only for the names given, so
         // the address shown is the first of them: http://0.0.0.0:8080/ would be refused (421).
