@@ -214,9 +214,18 @@ enum PostgresMigrations {
     static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("SELECT pg_advisory_lock(\(lockKey))", logger: logger)
         do {
-            try await connection.query("""
-                CREATE TABLE IF NOT EXISTS diary_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
-                """, logger: logger)
+            // Made only when missing: a user allowed to read and write the tables but not to make
+            // any (the schema set up by its owner) runs a database that is up to date.
+            var exists = false
+            for try await found in try await connection.query(
+                "SELECT to_regclass('diary_migration') IS NOT NULL", logger: logger).decode(Bool.self) {
+                exists = found
+            }
+            if !exists {
+                try await connection.query("""
+                    CREATE TABLE IF NOT EXISTS diary_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                    """, logger: logger)
+            }
             var applied = Set<String>()
             for try await name in try await connection.query("SELECT name FROM diary_migration", logger: logger).decode(String.self) {
                 applied.insert(name)

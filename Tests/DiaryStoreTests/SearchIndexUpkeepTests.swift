@@ -2,6 +2,7 @@ import DiaryCore
 @testable import DiaryPostgres
 import Foundation
 import Logging
+import Synchronization
 import Testing
 
 /// A running instance merges the search index's new words itself, in the background, so that
@@ -44,5 +45,65 @@ struct SearchIndexUpkeepTests {
         // The words are found where they now are, in the index proper.
         #expect(try await diary.search("word150x7", limit: 5).map(\.entry.title) == ["Day 150"])
         #expect(try await diary.search("rain", limit: 300).count == 200)
+    }
+
+    @Test("A user who does not own the index is told once, and stops asking; its saves are found as before")
+    func notTheOwner() async throws {
+        let url = try PostgresForTests.newDatabase()
+        let environment = ProcessInfo.processInfo.environment
+        // The tables made by their owner (the migrations), then used by a user with rights to
+        // read and write them only, as an operator may set it up (README, Running on PostgreSQL).
+        _ = try await PostgresStorage.open(try PostgresAddress(url: url, environment: environment), logger: Logger(label: "test"))
+        let role = "writer_" + UUID().diaryString.replacingOccurrences(of: "-", with: "").prefix(12)
+        let password = UUID().diaryString
+        try PostgresForTests.psql(url, """
+            CREATE ROLE \(role) LOGIN PASSWORD '\(password)';
+            GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO \(role);
+            GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO \(role)
+            """)
+        let told = Told()
+        let logger = Logger(label: "test") { _ in told }
+        let writerURL = url.replacingOccurrences(of: "://postgres@", with: "://\(role)@")
+        let storage = try await PostgresStorage.open(
+            try PostgresAddress(url: writerURL, environment: environment.merging(["PGPASSWORD": password]) { $1 }), logger: logger)
+        let diary = storage.diary(of: .localOwner)
+        _ = try await diary.create(try EntryText(title: "Rain", body: "a walk in the rain"), id: UUID())
+
+        // It returns, rather than asking every interval for ever (the test's time limit).
+        let upkeep = SearchIndexUpkeep(interval: .milliseconds(10))
+        let stopped = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask { await upkeep.run(storage.database); return true }
+            group.addTask { try await Task.sleep(for: .seconds(20)); return false }
+            let first = try await group.next()!
+            group.cancelAll()
+            return first
+        }
+        #expect(stopped, "the upkeep kept asking for a merge it may not run")
+        #expect(upkeep.mergedAfter.load(ordering: .relaxed) == 0)
+        #expect(told.lines.filter { $0.contains("does not own the index entry_words") }.count == 1, "\(told.lines)")
+        #expect(try await diary.search("rain", limit: 5).map(\.entry.title) == ["Rain"])
+    }
+}
+
+/// A log that keeps its lines, for a test to read.
+private final class Told: LogHandler, Sendable {
+    private let kept = Mutex<[String]>([])
+    var lines: [String] { kept.withLock { $0 } }
+
+    var metadata: Logger.Metadata {
+        get { [:] }
+        set {}
+    }
+    var logLevel: Logger.Level {
+        get { .trace }
+        set {}
+    }
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { nil }
+        set {}
+    }
+
+    func log(event: LogEvent) {
+        kept.withLock { $0.append("\(event.level) \(event.message)") }
     }
 }
