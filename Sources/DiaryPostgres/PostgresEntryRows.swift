@@ -143,7 +143,7 @@ struct PostgresEntryRows: EntryRows {
 
     func changeEntries(taggedWith keys: Set<String>, _ change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Int {
         let keys = Array(keys)
-        let (written, count) = try await database.transaction { [owner, logger] connection in
+        let (written, count) = try await database.transaction { [owner, logger] connection -> (Int, Int64?) in
             // The diary's entries by the tags' own index, the trash's by their tag keys.
             let found = try await connection.query("""
                 SELECT seq FROM entry_tag WHERE owner_id = \(owner.rawValue) AND tag_key = ANY(\(keys)::text[])
@@ -151,21 +151,27 @@ struct PostgresEntryRows: EntryRows {
                 """, logger: logger)
             var sequences: [Int64] = []
             for try await sequence in found.decode(Int64.self) { sequences.append(sequence) }
+            guard !sequences.isEmpty else { return (0, nil) }
             // Every row locked before any is written, so no other write comes between reading and
             // writing it; in the order of their keys, as a batch of saves locks them
             // (`ChangeGatherer`), and before the diary's count, as a batch does. Locking each row
             // after the first write held the count while it waited for a row that a batch held,
-            // and that batch waited for the count: a deadlock, a second lost to each.
-            var rows: [PostgresEntryRow] = []
-            for try await read in try await connection.query(
-                "SELECT \(unescaped: PostgresEntryRow.columns) FROM entry WHERE seq = ANY(\(sequences)) ORDER BY seq FOR UPDATE",
-                logger: logger) {
-                rows.append(try PostgresEntryRow(read))
+            // and that batch waited for the count: a deadlock, a second lost to each. The rows
+            // are then read one at a time, so a tag on every entry never holds them all at once.
+            var locked: [Int64] = []
+            for try await sequence in try await connection.query(
+                "SELECT seq FROM entry WHERE seq = ANY(\(sequences)) ORDER BY seq FOR UPDATE", logger: logger).decode(Int64.self) {
+                locked.append(sequence)
             }
             var written = 0
             var count: Int64?
-            for row in rows {
-                guard let changed = try change(row.entry) else { continue }
+            for sequence in locked {
+                var row: PostgresEntryRow?
+                for try await read in try await connection.query(
+                    "SELECT \(unescaped: PostgresEntryRow.columns) FROM entry WHERE seq = \(sequence)", logger: logger) {
+                    row = try PostgresEntryRow(read)
+                }
+                guard let row, let changed = try change(row.entry) else { continue }
                 switch try await PostgresEntryRow.rewrite(row, to: changed, owner: owner, connection, logger) {
                 case .written(let moved):
                     written += 1

@@ -12,40 +12,41 @@ import Testing
 struct PostgresLockOrderTests {
     let logger = Logger(label: "test")
 
-    @Test("A tag rename waiting for an entry another write holds does not hold the diary's count meanwhile")
+    @Test("A tag rename locks its entries in key order, and waits for one held without holding the diary's count")
     func renameLocksEntriesFirst() async throws {
         let url = try PostgresForTests.newDatabase()
         let storage = try await PostgresStorage.open(
             try PostgresAddress(url: url, environment: ProcessInfo.processInfo.environment), logger: logger)
         let diary = storage.diary(of: .localOwner)
-        _ = try await diary.create(try EntryText(title: "One", body: ""), id: UUID(), tags: ["trip"])
-        let second = try await diary.create(try EntryText(title: "Two", body: ""), id: UUID(), tags: ["trip"])
+        var made: [Entry] = []
+        for title in ["One", "Two", "Three"] {
+            made.append(try await diary.create(try EntryText(title: title, body: ""), id: UUID(), tags: ["trip"]))
+        }
+        let (middle, last) = (made[1], made[2])
 
-        // Another writer (as a batch of saves does) holds the second entry, then wants the
-        // diary's count.
+        // Another writer holds the middle entry, as a batch of saves does, and then tries, without
+        // waiting, what a rename locking in the right order does not hold yet: the last entry,
+        // and the diary's count. (A real batch would wait for them; waiting, it would deadlock.)
         let (held, holding) = AsyncStream.makeStream(of: Void.self)
         let (go, going) = AsyncStream.makeStream(of: Void.self)
         let other = Task { [logger] in
-            try await storage.database.transaction { connection in
+            defer { holding.finish() }
+            return try await storage.database.transaction { connection in
                 try await connection.query(
-                    "SELECT 1 FROM entry WHERE id = \(second.id.diaryString) FOR NO KEY UPDATE", logger: logger)
+                    "SELECT 1 FROM entry WHERE id = \(middle.id.diaryString) FOR NO KEY UPDATE", logger: logger)
                 holding.yield()
                 for await _ in go { break }
-                // Well under the second PostgreSQL waits before it looks for a deadlock.
-                try await connection.query("SET LOCAL lock_timeout = '300ms'", logger: logger)
-                do {
-                    try await connection.query(
-                        "UPDATE diary_change SET count = count WHERE owner_id = \(UserID.localOwner.rawValue)", logger: logger)
-                    return true
-                } catch {
-                    return false
-                }
+                let lastEntry = try await Self.free(
+                    "SELECT 1 FROM entry WHERE id = \(last.id.diaryString) FOR NO KEY UPDATE NOWAIT", connection, logger)
+                let count = try await Self.free(
+                    "SELECT 1 FROM diary_change WHERE owner_id = \(UserID.localOwner.rawValue) FOR NO KEY UPDATE NOWAIT", connection, logger)
+                return (lastEntry, count)
             }
         }
         for await _ in held { break }
 
         let rename = Task { try await diary.renameTag("trip", to: "여행") }
-        // The rename now waits for the second entry.
+        // The rename now waits for the middle entry.
         let deadline = ContinuousClock.now + .seconds(20)
         while try await waitingForLocks(storage) == 0 && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
@@ -53,9 +54,25 @@ struct PostgresLockOrderTests {
         #expect(try await waitingForLocks(storage) == 1, "the rename never waited for the entry held")
         going.yield()
 
-        #expect(try await other.value, "the rename held the diary's count while it waited for an entry: a deadlock with a batch")
-        #expect(try await rename.value == 2)
-        #expect(try await diary.entry(id: second.id)?.tags == ["여행"])
+        let (lastEntry, count) = try await other.value
+        #expect(lastEntry, "the rename locked an entry after the one it waits for: not in key order")
+        #expect(count, "the rename held the diary's count while it waited for an entry: a deadlock with a batch")
+        #expect(try await rename.value == 3)
+        #expect(try await diary.entry(id: middle.id)?.tags == ["여행"])
+    }
+
+    /// Whether `sql`, a lock taken without waiting (`NOWAIT`), found the row free; in a
+    /// savepoint, so that a row found held leaves the transaction usable.
+    private static func free(_ sql: PostgresQuery, _ connection: PostgresConnection, _ logger: Logger) async throws -> Bool {
+        try await connection.query("SAVEPOINT try_lock", logger: logger)
+        do {
+            for try await _ in try await connection.query(sql, logger: logger) {}  // its error comes with its rows
+            try await connection.query("RELEASE SAVEPOINT try_lock", logger: logger)
+            return true
+        } catch where PostgresFailure.state(of: error) == "55P03" {  // lock_not_available
+            try await connection.query("ROLLBACK TO SAVEPOINT try_lock", logger: logger)
+            return false
+        }
     }
 
     /// Statements of this database waiting for a lock.

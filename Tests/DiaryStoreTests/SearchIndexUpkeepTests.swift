@@ -61,9 +61,13 @@ struct SearchIndexUpkeepTests {
             GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO \(role);
             GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO \(role)
             """)
+        // Roles are the cluster's, not the database's: this one goes with the test.
+        defer { try? PostgresForTests.psql(url, "DROP OWNED BY \(role); DROP ROLE \(role)") }
         let told = Told()
         let logger = Logger(label: "test") { _ in told }
-        let writerURL = url.replacingOccurrences(of: "://postgres@", with: "://\(role)@")
+        var writer = try #require(URLComponents(string: url))
+        writer.user = String(role)
+        let writerURL = try #require(writer.string)
         let storage = try await PostgresStorage.open(
             try PostgresAddress(url: writerURL, environment: environment.merging(["PGPASSWORD": password]) { $1 }), logger: logger)
         let diary = storage.diary(of: .localOwner)
@@ -72,7 +76,7 @@ struct SearchIndexUpkeepTests {
         // It returns, rather than asking every interval for ever (the test's time limit).
         let upkeep = SearchIndexUpkeep(interval: .milliseconds(10))
         let stopped = try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask { await upkeep.run(storage.database); return true }
+            group.addTask { await upkeep.run(storage.database); return !Task.isCancelled }
             group.addTask { try await Task.sleep(for: .seconds(20)); return false }
             let first = try await group.next()!
             group.cancelAll()

@@ -53,6 +53,8 @@ struct ServeCommand: AsyncParsableCommand {
     var weather: String?
 
     func run() async throws {
+        // Every logger of the server (its own, the storage's, postgres-nio's) writes through it.
+        LoggingSystem.bootstrap(ServerLogHandler.init)
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be from 0 to 65535 (0 picks a free one), got \(port).")
         }
@@ -88,7 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.webFiles = try WebRootSetting.folder(environment: environment)
         settings.trashDays = trashDays == 0 ? nil : trashDays
         settings.photoQuotaBytes = try PhotoQuotaSetting.bytes(option: photoQuota, environment: environment)
-        var logger = Logger(label: "diary", factory: ServerLogHandler.init)
+        var logger = Logger(label: "diary")
         logger.logLevel = .info
         // On a wildcard address (0.0.0.0, ::) the server answers only for the names given, so
         // the address shown is the first of them: http://0.0.0.0:8080/ would be refused (421).
