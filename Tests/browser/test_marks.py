@@ -2,6 +2,7 @@
 chips change them at once, as the entry's next version, and typing on keeps working."""
 
 import re
+import time
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -78,6 +79,9 @@ def test_marks_made_in_quick_succession_all_stay(pages, server):
     none is sent on a version already gone (a 409 in the console fails the test too)."""
     entry = server.create("Quick", "Marks in a hurry.")
     page = pages.open(f"/#/entry/{entry['id']}", **PHONE)
+    # The entry is here (its marks are drawn before its words): a tag added before would only be
+    # told to wait for a saved entry.
+    expect(page.get_by_role("textbox", name="Title")).to_have_value("Quick")
     held = []
     page.route(f"**/api/v1/entries/{entry['id']}",
                lambda route: held.append(route) if route.request.method == "PATCH" else route.continue_())
@@ -89,7 +93,9 @@ def test_marks_made_in_quick_succession_all_stay(pages, server):
     page.get_by_role("button", name="Star").click()
 
     sent = 0
+    deadline = time.monotonic() + 30
     while sent < 3:  # the server answers each change only now, one after the other
+        assert time.monotonic() < deadline, f"{sent} of the three changes sent in 30 s"
         page.wait_for_timeout(50)
         while held:
             held.pop(0).continue_()

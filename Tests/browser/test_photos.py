@@ -70,8 +70,10 @@ def open_entry(pages, server, entry, **options):
 
 
 def loaded(page, selector):
-    """Waits until every image matching `selector` has its pixels."""
-    wait_for(lambda: page.evaluate(f"[...document.querySelectorAll({json.dumps(selector)})].every((i) => i.complete && i.naturalWidth > 0)"),
+    """Waits until there are images matching `selector` and every one has its pixels (none at
+    all is not loaded: the editor draws its photos once the entry has come)."""
+    wait_for(lambda: page.evaluate(f"((found) => found.length > 0 && found.every((i) => i.complete && i.naturalWidth > 0))"
+                                   f"([...document.querySelectorAll({json.dumps(selector)})])"),
              message=f"{selector} to load")
 
 
