@@ -25,6 +25,12 @@ DIARY_BIN = str(diary_harness.BINARY)
 
 PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2)
 DESKTOP = dict(viewport={"width": 1280, "height": 800})
+# For a test that routes the API (page.route) and does not test the service worker. In Chromium,
+# a route can miss every request of a page the worker took over (clients.claim) about when the
+# route was set: the request then reaches the server untouched. So a full-disk test saw its save
+# stored, about one run in twelve on a loaded machine. Playwright's docs advise blocking the
+# worker when routing.
+NO_WORKER = dict(service_workers="block")
 
 
 # The diary is private: each server's first account, made through /api/v1/setup.

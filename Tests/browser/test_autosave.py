@@ -5,7 +5,7 @@ import datetime
 
 from playwright.sync_api import expect
 
-from conftest import TESTER, kept_for_offline, wait_for
+from conftest import NO_WORKER, TESTER, kept_for_offline, wait_for
 
 START = datetime.datetime(2024, 5, 1, 12, 0, tzinfo=datetime.timezone.utc)
 
@@ -52,7 +52,7 @@ def test_hiding_the_page_saves_at_once(pages, server):
 
 
 def test_closing_the_tab_saves_with_keepalive(pages, server):
-    page = pages.context().new_page()
+    page = pages.context(**NO_WORKER).new_page()
     pause = frozen_clock(page)
     # The new entry's first save (its title, on leaving the title field) reaches the server, but
     # its answer never comes back: the tab is closed while it is on its way. The save sent as the
@@ -249,7 +249,7 @@ def test_the_diary_opens_and_keeps_what_is_written_when_the_network_is_gone_at_s
 
 
 def test_a_slow_first_answer_opens_the_diary_meanwhile(pages, server):
-    page = pages.context().new_page()
+    page = pages.context(**NO_WORKER).new_page()
     held = []
     page.route("**/api/v1/session", lambda route: held.append(route), times=1)  # answered when the test says so
     page.goto("/")

@@ -5,6 +5,8 @@ import json
 
 from playwright.sync_api import expect
 
+from conftest import NO_WORKER
+
 
 FULL = json.dumps({"error": "disk_full", "message": "The server's disk is full: this change was not saved, "
                    "and everything saved before is intact. It can be saved once space is freed."})
@@ -12,7 +14,7 @@ FULL = json.dumps({"error": "disk_full", "message": "The server's disk is full: 
 
 def test_a_full_disk_is_said_the_text_is_kept_and_sent_once_there_is_room(pages, server):
     pages.allow_errors(r"507|Failed to load resource")
-    page = pages.open("/#/new")
+    page = pages.open("/#/new", **NO_WORKER)
     disk = {"full": True}
 
     def answer(route):

@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from conftest import PHONE, wait_for
+from conftest import NO_WORKER, PHONE, wait_for
 
 
 def titles(server):
@@ -66,7 +66,7 @@ def test_editing_an_entry_changes_it_in_the_list_and_on_the_server(pages, server
 
 def test_typing_before_an_entry_has_loaded_never_saves_over_its_words(pages, server):
     entry = server.create("Kept title", "A body that must survive")
-    page = pages.open("/")
+    page = pages.open("/", **NO_WORKER)
     expect(page.get_by_role("link", name="Kept title")).to_be_visible()
     # The entry arrives only after the writer has started typing.
     release = []

@@ -7,7 +7,7 @@ import datetime
 import pytest
 from playwright.sync_api import expect
 
-from conftest import TESTER
+from conftest import NO_WORKER, TESTER
 
 WORDS = {
     "en-US": {"account": "Account", "menu": "Logged in as tester", "settings": "Settings", "log_out": "Log out", "cancel": "Cancel",
@@ -85,7 +85,7 @@ def test_logging_out_ends_the_session_and_shows_the_login_form(pages, server):
 
 
 def test_logging_out_sends_what_waits_in_the_browser_first(pages, server):
-    page = pages.context().new_page()
+    page = pages.context(**NO_WORKER).new_page()
     # Page time stands still, so no retry timer sends the text: only logging out can.
     page.clock.install(time=datetime.datetime(2024, 5, 1, 12, 0, tzinfo=datetime.timezone.utc))
     blocked = {"on": True}
@@ -110,7 +110,7 @@ def test_logging_out_sends_what_waits_in_the_browser_first(pages, server):
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
 def test_logging_out_says_it_is_saving_while_a_slow_save_is_on_its_way(pages, server, locale):
     w = WORDS[locale]
-    page = pages.open("/", locale=locale)
+    page = pages.open("/", locale=locale, **NO_WORKER)
     held = []
     holding = {"on": True}
 
@@ -144,7 +144,7 @@ def test_logging_out_says_it_is_saving_while_a_slow_save_is_on_its_way(pages, se
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
 def test_text_that_cannot_be_sent_is_asked_about_and_logging_out_anyway_deletes_it(pages, server, locale):
     w = WORDS[locale]
-    page = pages.open("/", locale=locale)
+    page = pages.open("/", locale=locale, **NO_WORKER)
     blocked = {"on": True}
     block_saves(page, blocked)
     pages.allow_errors(r"net::ERR_INTERNET_DISCONNECTED")
@@ -182,7 +182,7 @@ def test_after_logging_out_the_offline_start_shows_nothing_of_the_last_writer(pa
     # A shared browser: the next person opening the diary while the server cannot be reached sees
     # nothing of what the last writer wrote or read here.
     w = WORDS["en-US"]
-    context = pages.context()
+    context = pages.context(**NO_WORKER)
     page = context.new_page()
     block_saves(page, {"on": True})
     pages.allow_errors(r"net::ERR_INTERNET_DISCONNECTED")

@@ -8,7 +8,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from conftest import PHONE, wait_for
+from conftest import NO_WORKER, PHONE, wait_for
 from test_share_delete import swipe_left
 
 
@@ -78,7 +78,7 @@ def test_marks_made_in_quick_succession_all_stay(pages, server):
     """Two tags and the star, each before the server has answered the one before: none is lost,
     none is sent on a version already gone (a 409 in the console fails the test too)."""
     entry = server.create("Quick", "Marks in a hurry.")
-    page = pages.open(f"/#/entry/{entry['id']}", **PHONE)
+    page = pages.open(f"/#/entry/{entry['id']}", **PHONE, **NO_WORKER)
     # The entry is here (its marks are drawn before its words): a tag added before would only be
     # told to wait for a saved entry.
     expect(page.get_by_role("textbox", name="Title")).to_have_value("Quick")

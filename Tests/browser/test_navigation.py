@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import PHONE, wait_for
+from conftest import NO_WORKER, PHONE, wait_for
 
 
 def first_page_requests(page):
@@ -67,7 +67,7 @@ def test_back_from_an_entry_finds_the_list_as_it_was_left(pages, server):
 def test_a_page_that_lands_after_an_entry_opened_keeps_the_lists_scroll(pages, server):
     for n in range(1, 66):
         server.create(f"Entry {n}", f"Body {n}")
-    page = pages.open("/", **PHONE)
+    page = pages.open("/", **PHONE, **NO_WORKER)
     rows = page.locator(".row")
     expect(rows).to_have_count(20)
     # The second page comes; the third is asked for and held on its way while the writer opens

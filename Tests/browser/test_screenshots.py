@@ -12,7 +12,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from conftest import DESKTOP, PHONE, wait_for
+from conftest import DESKTOP, NO_WORKER, PHONE, wait_for
 
 SHOTS = Path(__file__).parent / "screenshots"
 
@@ -140,7 +140,7 @@ def test_screenshots_while_the_diary_cannot_be_reached(pages, server, device, lo
     SHOTS.mkdir(exist_ok=True)
     pages.allow_errors(r"Failed to load resource: net::ERR_INTERNET_DISCONNECTED")
     options = PHONE if device == "phone" else DESKTOP
-    page = pages.context(locale, **options).new_page()
+    page = pages.context(locale, **options, **NO_WORKER).new_page()
     page.route("**/api/v1/**", lambda route: route.abort("internetdisconnected"))
     page.goto("/#/new")
     note = page.locator(".offline-note")

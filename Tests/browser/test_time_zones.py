@@ -12,7 +12,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from conftest import DESKTOP, PHONE, kept_for_offline, wait_for
+from conftest import DESKTOP, NO_WORKER, PHONE, kept_for_offline, wait_for
 
 SHOTS = Path(__file__).parent / "screenshots"
 OFFLINE_ERRORS = r"Failed to load resource|ERR_INTERNET_DISCONNECTED|Failed to fetch"
@@ -107,7 +107,7 @@ def test_today_and_yesterday_are_the_readers_days(pages, server):
 
 def test_a_zone_this_browser_does_not_know_shows_in_the_browsers_own(pages, server):
     write(server, "From a newer world", IN_SEOUL, "Asia/Seoul")
-    context = pages.context(timezone_id="Europe/London")
+    context = pages.context(timezone_id="Europe/London", **NO_WORKER)
     page = context.new_page()
 
     def unknown_zone(route):
