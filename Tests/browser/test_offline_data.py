@@ -10,7 +10,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from conftest import DESKTOP, PHONE, kept_for_offline, wait_for
+from conftest import DESKTOP, NO_WORKER, PHONE, kept_for_offline, wait_for
 
 SHOTS = Path(__file__).parent / "screenshots"
 OFFLINE_ERRORS = r"Failed to load resource|ERR_INTERNET_DISCONNECTED|Failed to fetch|status of 409"
@@ -95,7 +95,7 @@ def test_an_entry_written_offline_waits_in_the_outbox_and_reaches_the_server_onc
 @pytest.mark.parametrize("event", ["online", "visibilitychange"])
 def test_the_outbox_is_sent_on_the_online_event_and_when_the_app_is_looked_at_again(pages, server, event):
     pages.allow_errors(OFFLINE_ERRORS)
-    page = pages.context().new_page()
+    page = pages.context(**NO_WORKER).new_page()  # the outbox is the page's own (IndexedDB)
     page.clock.install()
     page.route("**/api/v1/entries", lambda route: route.abort("internetdisconnected")
                if route.request.method == "POST" else route.continue_())
