@@ -158,9 +158,11 @@ struct PostgresEntryRows: EntryRows {
             // after the first write held the count while it waited for a row that a batch held,
             // and that batch waited for the count: a deadlock, a second lost to each. The rows
             // are then read one at a time, so a tag on every entry never holds them all at once.
+            // (NO KEY UPDATE: the lock the UPDATE that follows takes anyway. FOR UPDATE is for a
+            // key changed or a row deleted, and would also hold off other foreign-key checks.)
             var locked: [Int64] = []
             for try await sequence in try await connection.query(
-                "SELECT seq FROM entry WHERE seq = ANY(\(sequences)) ORDER BY seq FOR UPDATE", logger: logger).decode(Int64.self) {
+                "SELECT seq FROM entry WHERE seq = ANY(\(sequences)) ORDER BY seq FOR NO KEY UPDATE", logger: logger).decode(Int64.self) {
                 locked.append(sequence)
             }
             var written = 0
