@@ -237,3 +237,35 @@ def test_the_words_kept_in_the_browser_show_at_once_while_the_entry_is_slow_to_c
         page.wait_for_timeout(100)
     assert server.entry(entry["id"])["title"] == "Kept title and more", "the words typed while the entry was on its way were not saved"
     assert server.entry(entry["id"])["body"] == "Kept body"
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_an_entry_opened_before_shows_its_kept_words_while_the_server_is_slow(pages, server, locale):
+    # A phone on a connection that hangs rather than fails: an entry opened on it before shows the
+    # words it kept at once, to read (not to write on: the server's may be newer), and the
+    # server's words once they come.
+    entry = server.create("Packing list", "Passport.")
+    page = pages.open("/", locale=locale, **PHONE, **NO_WORKER)
+    page.locator(".row-link").click()
+    title = page.locator(".title-field")
+    body = page.locator(".body-field")
+    expect(body).to_have_value("Passport.")
+    page.go_back()  # to the list, as a phone's back button
+    expect(page.locator(".row")).to_have_count(1)
+    status, _ = server.api("PUT", f"entries/{entry['id']}", {"title": "Packing list", "body": "Passport. Charger."},
+                           headers={"If-Match": '"1"'})
+    assert status == 200
+
+    held = []
+    page.route(f"**/api/v1/entries/{entry['id']}",
+               lambda route: held.append(route) if route.request.method == "GET" else route.fallback())
+    page.locator(".row-link").click()
+    expect(body).to_have_value("Passport.")
+    expect(title).to_have_value("Packing list")
+    expect(body).not_to_be_editable()
+    page.wait_for_function("() => true")  # the handler runs while the test is in a call
+    assert len(held) == 1, "the entry is still on its way"
+
+    held[0].continue_()
+    expect(body).to_have_value("Passport. Charger.")
+    expect(body).to_be_editable()

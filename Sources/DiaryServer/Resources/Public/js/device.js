@@ -89,10 +89,17 @@ export async function getEntry(id) {
   } catch (error) {
     if (error.status !== 0) throw error;
     if (current == null) throw error; // no one's copy to read (logged out)
-    const record = await read(ENTRIES, [current, id]).catch(() => null);
-    if (!record?.entry) throw Object.assign(error, { notKept: true });
-    return { ...record.entry, kept: true };
+    const entry = await keptEntry(id);
+    if (!entry) throw Object.assign(error, { notKept: true });
+    return { ...entry, kept: true };
   }
+}
+
+/** The copy of an entry this device kept when it was last opened or saved here, or null. */
+export async function keptEntry(id) {
+  if (current == null) return null;
+  const record = await read(ENTRIES, [current, id]).catch(() => null);
+  return record?.entry ?? null;
 }
 
 /** A page of the device's copy, newest first; `cursor` from the page before it. */

@@ -4,7 +4,7 @@
 
 import * as api from './api.js';
 import * as autosave from './autosave.js';
-import { getEntry } from './device.js';
+import { getEntry, keptEntry } from './device.js';
 import { ICONS, h, iconButton, iconLink, toast } from './dom.js';
 import { formatAs, lang, t } from './i18n.js';
 import { forgetEntry } from './list.js';
@@ -244,6 +244,7 @@ export function showEditor(root, existingId) {
     if (existingId) title.readOnly = body.readOnly = true;
     await autosave.ready;
     const draft = autosave.drafts.get(id);
+    let answered = false; // by the server, or by the device's copy when it cannot be reached
     if (!existingId || draft) title.readOnly = body.readOnly = false;
     if (!existingId || draft?.base === null) {
       // New, or written here but not yet on the server.
@@ -262,10 +263,18 @@ export function showEditor(root, existingId) {
       // Nothing can be typed until the entry is here: words typed into the empty fields
       // would be saved over the entry's own (an empty body replacing the real one).
       title.readOnly = body.readOnly = true;
+      // Meanwhile the copy this device kept of it shows, to read: a slow connection is not an
+      // empty page. Not to write on: the server's may be newer.
+      keptEntry(id).then((kept) => {
+        if (!kept || answered) return;
+        showDate(kept.createdAt, kept.timeZone);
+        showWeather(kept);
+        fill(kept);
+      });
     }
     try {
       // Offline, the device's copy of an entry seen before (device.js).
-      const entry = await getEntry(id);
+      const entry = await getEntry(id).finally(() => (answered = true));
       autosave.known(id, entry.version);
       showDate(entry.createdAt, entry.timeZone);
       showWeather(entry);
