@@ -4,14 +4,24 @@ import Logging
 import PostgresNIO
 
 extension PostgresAccountRows {
-    func insertSession(tokenHash: String, csrfToken: String, user: UserID, at: Date, label: String) async throws {
+    /// One statement that reads the account's row FOR SHARE: a change of password holds the row
+    /// until it commits, so this waits for it and then reads the new hash (no session); or this
+    /// comes first, and the change, waiting for it, then ends this session with the others.
+    func insertSession(tokenHash: String, csrfToken: String, user: UserID, at: Date, label: String,
+                       whilePasswordHashIs passwordHash: String?) async throws -> Bool {
         let now = at.millisecondsSince1970
         let label = Self.storable(label) ? label : ""
-        try await database.read { [logger] connection in
-            try await connection.query("""
+        return try await database.read { [logger] connection in
+            let rows = try await connection.query("""
+                WITH proved AS (
+                    SELECT id FROM diary_user WHERE id = \(user.rawValue) AND (\(passwordHash)::text IS NULL OR password_hash = \(passwordHash))
+                    FOR SHARE)
                 INSERT INTO session (token_hash, user_id, csrf_token, created_at, last_used_at, label)
-                VALUES (\(tokenHash), \(user.rawValue), \(csrfToken), \(now), \(now), \(label))
+                SELECT \(tokenHash), id, \(csrfToken), \(now), \(now), \(label) FROM proved
+                RETURNING 1
                 """, logger: logger)
+            for try await _ in rows { return true }
+            return false
         }
     }
 

@@ -49,6 +49,9 @@ public struct PostgresFailure: StorageFailure, Equatable {
                 return PostgresFailure(kind: .busy, "PostgreSQL at \(address.description) kept refusing this write as it raced others (\(message)).")
             case "57P01", "57P02", "57P03", "08000", "08003", "08006", "08001", "08004", "53300":
                 return unreachable(address, message)
+            case "23503" where message == "photo_not_stored":
+                // The trigger of migration v9-photos-held: the photo went before the entry was written.
+                return EntryError.photoNotStored(error.serverInfo?[.detail] ?? "")
             default:
                 return error
             }

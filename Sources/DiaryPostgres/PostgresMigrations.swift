@@ -173,6 +173,45 @@ enum PostgresMigrations {
             -- the day it was written wherever it is read; NULL where no one said.
             ALTER TABLE entry ADD COLUMN time_zone text;
             """),
+        ("v9-photos-held", """
+            -- An entry may name only photos its diary holds, checked in the statement that writes it
+            -- and held there: the photos it names are locked (FOR KEY SHARE, in the order of their
+            -- names, as the removal of unused photos locks them FOR UPDATE), so that removal either
+            -- comes first (the write is refused: the photo is gone) or waits for the write and then
+            -- sees the entry that holds it. Checked only before, a photo deleted for good in between
+            -- stayed named by an entry for ever, and the diary's own ZIP then refused to import.
+            -- `diary copy` writes rows as they were (SET LOCAL diary.copying): it checks nothing.
+            CREATE FUNCTION entry_photos_held() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                named text[];
+                held text[];
+            BEGIN
+                IF NEW.photos = '' OR (TG_OP = 'UPDATE' AND NEW.photos = OLD.photos)
+                    OR current_setting('diary.copying', true) = 'on' THEN
+                    RETURN NEW;
+                END IF;
+                -- The names read from the JSON's text: PostgreSQL's JSON functions refuse a caption
+                -- holding a NUL, which a diary keeps. In the compact JSON Diary writes, `"id":"` is
+                -- only ever a photo's name (a caption's quotes are escaped).
+                named := ARRAY(SELECT DISTINCT m[1] FROM regexp_matches(NEW.photos, '"id":"([0-9a-f]{64})"', 'g') AS m);
+                IF TG_OP = 'UPDATE' AND OLD.photos <> '' THEN
+                    named := ARRAY(SELECT unnest(named)
+                                   EXCEPT SELECT m[1] FROM regexp_matches(OLD.photos, '"id":"([0-9a-f]{64})"', 'g') AS m);
+                END IF;
+                IF cardinality(named) = 0 THEN
+                    RETURN NEW;
+                END IF;
+                held := ARRAY(SELECT id FROM photo WHERE owner_id = NEW.owner_id AND id = ANY(named) ORDER BY id FOR KEY SHARE);
+                IF cardinality(held) < cardinality(named) THEN
+                    RAISE EXCEPTION USING ERRCODE = 'foreign_key_violation', MESSAGE = 'photo_not_stored',
+                        DETAIL = (SELECT min(n) FROM unnest(named) AS n WHERE NOT n = ANY(held));
+                END IF;
+                RETURN NEW;
+            END
+            $$;
+            CREATE TRIGGER entry_photos_held BEFORE INSERT OR UPDATE OF photos ON entry
+                FOR EACH ROW EXECUTE FUNCTION entry_photos_held();
+            """),
     ]
 
     /// Work a migration needs Swift for, run after its SQL, in its transaction.
@@ -203,11 +242,22 @@ enum PostgresMigrations {
     }
 
     /// The statements of a migration, one by one (a prepared statement holds only one): the
-    /// migrations end each with a semicolon at the end of a line, and hold no other.
+    /// migrations end each with a semicolon at the end of a line, and hold no other outside a
+    /// function's body (between `$$` lines, whose own statements end so too).
     static func statements(of sql: String) -> [String] {
-        sql.components(separatedBy: ";\n").map { chunk in
-            chunk.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("--") }.joined(separator: "\n")
-        }.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        var statements: [String] = [], current: [Substring] = [], inBody = false
+        for line in sql.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if !inBody && trimmed.hasPrefix("--") { continue }
+            current.append(line)
+            if line.components(separatedBy: "$$").count % 2 == 0 { inBody.toggle() }
+            if !inBody && trimmed.hasSuffix(";") {
+                statements.append(String(current.joined(separator: "\n").trimmingCharacters(in: .whitespaces).dropLast()))
+                current = []
+            }
+        }
+        statements.append(current.joined(separator: "\n"))
+        return statements.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
     }
 
     /// Brings the database to the newest schema, on `connection`, under the advisory lock.

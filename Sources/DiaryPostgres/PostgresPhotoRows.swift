@@ -41,9 +41,12 @@ struct PostgresPhotoRows: PhotoRows {
     }
 
     /// One transaction. Two instances storing the same photo at once: the second's insert waits
-    /// for the first's to commit, then only moves `stored_at`.
-    func store(_ photo: StoredPhoto, content: any PhotoContent) async throws -> Bool {
+    /// for the first's to commit, then only moves `stored_at`. A quota's count is taken under the
+    /// diary's quota lock (`lockQuota`), so stores checked at once are counted one after another.
+    func store(_ photo: StoredPhoto, content: any PhotoContent,
+               allowing: (@Sendable (Int64) throws -> Void)?) async throws -> Bool {
         try await database.transaction { [owner, logger] connection in
+            if allowing != nil { try await Self.lockQuota(of: owner, connection, logger) }
             let rows = try await connection.query("""
                 INSERT INTO photo (owner_id, id, format, width, height, byte_count, stored_at)
                 VALUES (\(owner.rawValue), \(photo.id.hex), \(photo.format.rawValue), \(Int32(clamping: photo.width)),
@@ -54,6 +57,7 @@ struct PostgresPhotoRows: PhotoRows {
             var inserted = false
             for try await new in rows.decode(Bool.self) { inserted = new }
             guard inserted else { return false }
+            if let allowing { try allowing(try await Self.storedBytes(of: owner, besides: photo.id, connection, logger)) }
             try await Self.insertParts(of: photo, content: content, owner: owner, connection, logger)
             return true
         }
@@ -81,10 +85,45 @@ struct PostgresPhotoRows: PhotoRows {
         }
     }
 
-    func storeThumbnail(_ thumbnail: PhotoThumbnail, bytes: Data, of id: PhotoID) async throws -> Bool {
-        try await database.read { [owner, logger] connection in
-            try await Self.setThumbnail(thumbnail, bytes: bytes, of: id, owner: owner, connection, logger)
+    func storeThumbnail(_ thumbnail: PhotoThumbnail, bytes: Data, of id: PhotoID,
+                        allowing: (@Sendable (Int64) throws -> Void)?) async throws -> Bool {
+        guard let allowing else {
+            return try await database.read { [owner, logger] connection in
+                try await Self.setThumbnail(thumbnail, bytes: bytes, of: id, owner: owner, connection, logger)
+            }
         }
+        return try await database.transaction { [owner, logger] connection in
+            try await Self.lockQuota(of: owner, connection, logger)
+            var others: Int64?
+            for try await total in try await connection.query("""
+                SELECT ((SELECT coalesce(sum(byte_count + coalesce(length(thumbnail), 0)), 0) FROM photo WHERE owner_id = \(owner.rawValue))
+                    - coalesce(length(thumbnail), 0))::int8
+                FROM photo WHERE owner_id = \(owner.rawValue) AND id = \(id.hex)
+                """, logger: logger).decode(Int64.self) { others = total }
+            guard let others else { return false }
+            try allowing(others)
+            return try await Self.setThumbnail(thumbnail, bytes: bytes, of: id, owner: owner, connection, logger)
+        }
+    }
+
+    /// Takes the diary's quota lock until the transaction ends: an advisory lock of the two-key
+    /// space (apart from the one-key locks of migrations and imports), "diar" and the owner.
+    private static func lockQuota(of owner: UserID, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        let key = Int32(truncatingIfNeeded: owner.rawValue)
+        try await connection.query("SELECT pg_advisory_xact_lock(\(Self.quotaLockClass), \(key))", logger: logger)
+    }
+
+    /// "diar" in ASCII: the first key of every diary's quota lock.
+    private static let quotaLockClass: Int32 = 0x64_69_61_72
+
+    /// The bytes the diary's photos and thumbnails take, leaving out photo `id`.
+    private static func storedBytes(of owner: UserID, besides id: PhotoID, _ connection: PostgresConnection,
+                                    _ logger: Logger) async throws -> Int64 {
+        for try await total in try await connection.query("""
+            SELECT coalesce(sum(byte_count + coalesce(length(thumbnail), 0)), 0)::int8 FROM photo
+            WHERE owner_id = \(owner.rawValue) AND id <> \(id.hex)
+            """, logger: logger).decode(Int64.self) { return total }
+        return 0
     }
 
     @discardableResult

@@ -82,11 +82,6 @@ extension PostgresStorage {
                     VALUES (\(token.user.rawValue), \(token.name), \(token.tokenHash), \(token.createdAt.millisecondsSince1970), \(token.lastUsedAt?.millisecondsSince1970))
                     """, logger: logger)
             }
-            var moved: [(UserID, Int64)] = []
-            for (owner, entries) in installation.entries.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                for entry in entries { try await PostgresEntryRow.insert(entry, owner: owner, connection, logger) }
-                moved.append((owner, try await ChangeCount.moved(owner, connection, logger)))
-            }
             for (owner, photos) in installation.photos {
                 for photo in photos {
                     try await PostgresPhotoRows.insert(photo.stored, content: photo.bytes, owner: owner, connection, logger)
@@ -94,6 +89,14 @@ extension PostgresStorage {
                         try await PostgresPhotoRows.setThumbnail(thumbnail, bytes: bytes, of: photo.stored.id, owner: owner, connection, logger)
                     }
                 }
+            }
+            // A copy keeps the entries as they were, even one naming a photo its diary lost before
+            // entries could only name photos held (the trigger of v9-photos-held checks nothing here).
+            try await connection.query("SET LOCAL diary.copying = 'on'", logger: logger)
+            var moved: [(UserID, Int64)] = []
+            for (owner, entries) in installation.entries.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                for entry in entries { try await PostgresEntryRow.insert(entry, owner: owner, connection, logger) }
+                moved.append((owner, try await ChangeCount.moved(owner, connection, logger)))
             }
             let counted = try await connection.query("""
                 SELECT (SELECT count(*) FROM diary_user), (SELECT count(*) FROM access_token), (SELECT count(*) FROM entry),

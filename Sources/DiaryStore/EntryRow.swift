@@ -108,7 +108,24 @@ struct EntryRow {
             .readFirstRow([.integer(owner.rawValue), .text(id.diaryString)]) { _ in true } ?? false
     }
 
-    static func insert(_ entry: Entry, owner: UserID, index: SearchIndexChanges, _ db: Database) throws {
+    /// Refuses an entry that would name a photo the diary does not hold (`EntryError.photoNotStored`),
+    /// checked in the write that names it: SQLite has one writer, so no purge of unused photos
+    /// comes between this check and the entry's row. (Checked only before, a photo deleted for
+    /// good in between was named by an entry for ever, and the diary's own ZIP then refused to
+    /// import.) Photos the row held already (`held`) need no check: they are held.
+    static func requireStored(_ photos: [EntryPhoto], besides held: [EntryPhoto] = [], owner: UserID, _ db: Database) throws {
+        guard !photos.isEmpty else { return }
+        let statement = try db.cachedStatement(sql: "SELECT 1 FROM photo WHERE owner_id = ? AND id = ?")
+        let kept = Set(held.map(\.id))
+        for photo in photos where !kept.contains(photo.id) {
+            guard try statement.readFirstRow([.integer(owner.rawValue), .text(photo.id.hex)], { _ in true }) == true else {
+                throw EntryError.photoNotStored(photo.id.hex)
+            }
+        }
+    }
+
+    static func insert(_ entry: Entry, owner: UserID, index: SearchIndexChanges, checkingPhotos: Bool = true, _ db: Database) throws {
+        if checkingPhotos { try requireStored(entry.photos, owner: owner, db) }
         try db.cachedStatement(sql: """
                 INSERT INTO entry (owner_id, id, title, body, created_at, updated_at, version, deleted_at, latitude, longitude, tags, starred,
                     word_count, photos, time_zone)
@@ -164,6 +181,7 @@ struct EntryRow {
             try writeTagRows(of: entry, sequence: row.sequence, owner: owner, replacing: true, db)
         }
         if !EntryPhoto.same(old.photos, entry.photos) {
+            try requireStored(entry.photos, besides: old.photos, owner: owner, db)
             try db.cachedStatement(sql: "UPDATE entry SET photos = ? WHERE seq = ?").execute(
                 arguments: [entry.photos.storedText, row.sequence])
         }

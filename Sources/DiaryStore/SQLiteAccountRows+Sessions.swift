@@ -3,12 +3,16 @@ import Foundation
 import GRDB
 
 extension SQLiteAccountRows {
-    public func insertSession(tokenHash: String, csrfToken: String, user: UserID, at: Date, label: String) async throws {
+    /// SQLite has one writer: a change of password comes wholly before or wholly after this.
+    public func insertSession(tokenHash: String, csrfToken: String, user: UserID, at: Date, label: String,
+                              whilePasswordHashIs passwordHash: String?) async throws -> Bool {
         let now = at.millisecondsSince1970
-        try await database.write { db in
-            try db.execute(
-                sql: "INSERT INTO session (token_hash, user_id, csrf_token, created_at, last_used_at, label) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [tokenHash, user.rawValue, csrfToken, now, now, label])
+        return try await database.write { db in
+            try db.execute(sql: """
+                INSERT INTO session (token_hash, user_id, csrf_token, created_at, last_used_at, label)
+                SELECT ?, id, ?, ?, ?, ? FROM user WHERE id = ? AND (?7 IS NULL OR password_hash = ?7)
+                """, arguments: [tokenHash, csrfToken, now, now, label, user.rawValue, passwordHash])
+            return db.changesCount > 0
         }
     }
 

@@ -46,11 +46,14 @@ public struct SQLitePhotoRows: PhotoRows {
         }
     }
 
-    public func store(_ photo: StoredPhoto, content: any PhotoContent) async throws -> Bool {
+    /// SQLite has one writer: nothing comes between the quota's count and the write.
+    public func store(_ photo: StoredPhoto, content: any PhotoContent,
+                      allowing: (@Sendable (Int64) throws -> Void)?) async throws -> Bool {
         try await database.write { [owner] db in
             let moved = try db.cachedStatement(sql: "UPDATE photo SET stored_at = ? WHERE owner_id = ? AND id = ?")
             try moved.execute(arguments: [photo.storedAt.millisecondsSince1970, owner.rawValue, photo.id.hex])
             if db.changesCount > 0 { return false }
+            try allowing?(Self.storedBytes(of: owner, db))
             try Self.insert(photo, content: content, owner: owner, db)
             return true
         }
@@ -70,8 +73,17 @@ public struct SQLitePhotoRows: PhotoRows {
         }
     }
 
-    public func storeThumbnail(_ thumbnail: PhotoThumbnail, bytes: Data, of id: PhotoID) async throws -> Bool {
-        try await database.write { [owner] db in try Self.setThumbnail(thumbnail, bytes: bytes, of: id, owner: owner, db) }
+    public func storeThumbnail(_ thumbnail: PhotoThumbnail, bytes: Data, of id: PhotoID,
+                               allowing: (@Sendable (Int64) throws -> Void)?) async throws -> Bool {
+        try await database.write { [owner] db in
+            if let allowing {
+                let current = try Int64.fetchOne(db, sql: "SELECT coalesce(length(thumbnail), 0) FROM photo WHERE owner_id = ? AND id = ?",
+                                                 arguments: [owner.rawValue, id.hex])
+                guard let current else { return false }
+                try allowing(Self.storedBytes(of: owner, db) - current)
+            }
+            return try Self.setThumbnail(thumbnail, bytes: bytes, of: id, owner: owner, db)
+        }
     }
 
     @discardableResult
@@ -99,10 +111,12 @@ public struct SQLitePhotoRows: PhotoRows {
     }
 
     public func storedBytes() async throws -> Int64 {
-        try await database.read { [owner] db in
-            try Int64.fetchOne(db, sql: "SELECT coalesce(sum(byte_count + coalesce(length(thumbnail), 0)), 0) FROM photo WHERE owner_id = ?",
-                               arguments: [owner.rawValue]) ?? 0
-        }
+        try await database.read { [owner] db in try Self.storedBytes(of: owner, db) }
+    }
+
+    static func storedBytes(of owner: UserID, _ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT coalesce(sum(byte_count + coalesce(length(thumbnail), 0)), 0) FROM photo WHERE owner_id = ?",
+                           arguments: [owner.rawValue]) ?? 0
     }
 
     public func removeUnused(storedBefore moment: Date, including: Set<PhotoID>) async throws -> Int {

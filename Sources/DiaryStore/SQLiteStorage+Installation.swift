@@ -57,10 +57,6 @@ extension SQLiteStorage {
                                arguments: [token.user.rawValue, token.name, token.tokenHash, token.createdAt.millisecondsSince1970,
                                            token.lastUsedAt?.millisecondsSince1970])
             }
-            for (owner, entries) in installation.entries.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                for entry in entries { try EntryRow.insert(entry, owner: owner, index: index, db) }
-                try ChangeCount.moved(owner, db)
-            }
             for (owner, photos) in installation.photos {
                 for photo in photos {
                     try SQLitePhotoRows.insert(photo.stored, content: photo.bytes, owner: owner, db)
@@ -68,6 +64,12 @@ extension SQLiteStorage {
                         try SQLitePhotoRows.setThumbnail(thumbnail, bytes: bytes, of: photo.stored.id, owner: owner, db)
                     }
                 }
+            }
+            // A copy keeps the entries as they were, even one naming a photo its diary lost before
+            // entries could only name photos held: it checks nothing.
+            for (owner, entries) in installation.entries.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                for entry in entries { try EntryRow.insert(entry, owner: owner, index: index, checkingPhotos: false, db) }
+                try ChangeCount.moved(owner, db)
             }
             let found = Installation.Counts(
                 accounts: try Int.fetchOne(db, sql: "SELECT count(*) FROM user") ?? 0,

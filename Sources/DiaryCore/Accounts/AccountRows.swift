@@ -28,8 +28,12 @@ public protocol AccountRows: Sendable {
     func setPasswordHash(_ hash: String, ofUserNamed name: String, key: String, keepingSession: String?) async throws -> PasswordChange
 
     /// Keeps a new session of `user`, found again by `tokenHash`; `label` names the device it
-    /// began on ("Firefox · Android", from its User-Agent), or is empty.
-    func insertSession(tokenHash: String, csrfToken: String, user: UserID, at: Date, label: String) async throws
+    /// began on ("Firefox · Android", from its User-Agent), or is empty. With `passwordHash`, only
+    /// while it is still the account's (the password checked to sign in): a change of password
+    /// that commits before this, or that this waits for, leaves no session; one that comes after
+    /// ends it as it ends the others. `false` when nothing was kept.
+    func insertSession(tokenHash: String, csrfToken: String, user: UserID, at: Date, label: String,
+                       whilePasswordHashIs passwordHash: String?) async throws -> Bool
 
     /// Every session of `user` kept (ended or not by time: `Accounts` decides), in no order.
     func sessions(of user: UserID) async throws -> [SessionRow]
@@ -62,6 +66,13 @@ public protocol AccountRows: Sendable {
 
     /// Forgets the attempts `reserveLoginAttempt` recorded (a login that succeeded).
     func releaseLoginAttempt(_ attempt: LoginAttempt) async throws
+}
+
+extension AccountRows {
+    /// Keeps a new session of `user` whatever its password is now.
+    public func insertSession(tokenHash: String, csrfToken: String, user: UserID, at: Date, label: String) async throws {
+        _ = try await insertSession(tokenHash: tokenHash, csrfToken: csrfToken, user: user, at: at, label: label, whilePasswordHashIs: nil)
+    }
 }
 
 /// A logged-in browser: whose it is, and the token its state-changing requests must echo.

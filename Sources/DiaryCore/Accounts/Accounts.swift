@@ -66,9 +66,27 @@ public struct Accounts: Sendable {
         return found.user
     }
 
+    /// Signs in: checks the password and starts a session, which is kept only while the password
+    /// is still the one checked. A password changed while this one was being checked (bcrypt
+    /// takes a while) leaves no session behind: after a change returns, nothing made with the
+    /// old password works, on any instance. `nil` for a wrong name or password, or one that has
+    /// just changed.
+    public func signIn(name: String, password: String, label: String = "") async throws -> (token: String, session: Session)? {
+        let found = try await rows.user(named: name, key: User.nameKey(name))
+        let matches = try await passwords.verify(password, hash: found?.passwordHash)
+        guard let found, matches else { return nil }
+        let token = SecretToken.make()
+        let session = Session(user: found.user, csrfToken: SecretToken.make())
+        guard try await rows.insertSession(tokenHash: SecretToken.hash(token), csrfToken: session.csrfToken, user: found.user.id,
+                                           at: Date(), label: label, whilePasswordHashIs: found.passwordHash)
+        else { return nil }
+        return (token, session)
+    }
+
     // MARK: Sessions
 
-    /// Starts a session; the token goes in the cookie and is stored only hashed.
+    /// Starts a session of an account whose password was not just checked (one just made);
+    /// `signIn` is the way in with a password. The token goes in the cookie and is stored only hashed.
     /// `label` names the device ("Firefox · Android"), for the list of signed-in devices.
     public func startSession(for user: User, label: String = "") async throws -> (token: String, session: Session) {
         let token = SecretToken.make()

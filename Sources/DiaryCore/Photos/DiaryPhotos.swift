@@ -33,15 +33,21 @@ public struct DiaryPhotos: Sendable {
         let content = CleanedPhoto(original: data, parts: parts)
         let id = content.digest()
         let existing = try await rows.photo(id: id)
-        if existing == nil, let quotaBytes {
-            let used = try await rows.storedBytes()
-            if used + Int64(content.byteCount) > quotaBytes { throw DiaryPhotoError.overQuota(quotaBytes: quotaBytes) }
-        }
         // Its size as shown (after its orientation): what a page lays out.
         let photo = StoredPhoto(id: id, format: facts.format, width: facts.displayedWidth, height: facts.displayedHeight,
                                 byteCount: content.byteCount, storedAt: now, thumbnail: existing?.thumbnail)
-        let isNew = try await rows.store(photo, content: content)
+        let isNew = try await rows.store(photo, content: content, allowing: quotaCheck(adding: content.byteCount))
         return (photo, isNew)
+    }
+
+    /// The quota's check of `byteCount` more bytes, run by the backend in the transaction that
+    /// stores them (checked in one and written in another, uploads at once passed it together);
+    /// `nil` when the diary has no quota.
+    private func quotaCheck(adding byteCount: Int) -> (@Sendable (Int64) throws -> Void)? {
+        guard let quotaBytes else { return nil }
+        return { otherBytes in
+            if otherBytes + Int64(byteCount) > quotaBytes { throw DiaryPhotoError.overQuota(quotaBytes: quotaBytes) }
+        }
     }
 
     /// Keeps `data` as the small copy of photo `id` that lists show. Made by a client that can
@@ -63,7 +69,9 @@ public struct DiaryPhotos: Sendable {
         let bytes = content.bytes(in: 0..<content.byteCount)
         let thumbnail = PhotoThumbnail(format: facts.format, width: facts.displayedWidth, height: facts.displayedHeight,
                                        byteCount: bytes.count)
-        guard try await rows.storeThumbnail(thumbnail, bytes: bytes, of: id), var photo = try await rows.photo(id: id) else {
+        // A thumbnail takes room as a photo does, and counts toward the quota the same way.
+        guard try await rows.storeThumbnail(thumbnail, bytes: bytes, of: id, allowing: quotaCheck(adding: bytes.count)),
+              var photo = try await rows.photo(id: id) else {
             throw DiaryPhotoError.notFound(id.hex)
         }
         photo.thumbnail = thumbnail

@@ -89,12 +89,16 @@ struct SessionController {
                            message: "Too many failed logins: wait 15 minutes, then try again.",
                            headers: [.retryAfter: String(Int(Self.throttleWindow))])
         }
-        guard let user = try await accounts.verify(name: credentials.name, password: credentials.password) else {
+        // The session is kept only while the password checked is still the account's: one
+        // changed meanwhile (on any instance) lets nobody in with the old one.
+        guard let (token, session) = try await accounts.signIn(name: credentials.name, password: credentials.password,
+                                                               label: DeviceLabel.from(userAgent: request.headers[.userAgent]))
+        else {
             // One message whether or not the name exists.
             throw APIError(status: .unauthorized, code: "bad_login", message: "The name or the password is wrong.")
         }
         try await accounts.loginSucceeded(attempt)
-        return try await startSession(for: user, request: request, context: context, status: .ok)
+        return try sessionResponse(token: token, session: session, context: context, status: .ok)
     }
 
     @Sendable func logOut(_ request: Request, context: DiaryRequestContext) async throws -> Response {
@@ -138,8 +142,14 @@ struct SessionController {
     private func startSession(for user: User, request: Request, context: DiaryRequestContext,
                               status: HTTPResponse.Status) async throws -> Response {
         let (token, session) = try await accounts.startSession(for: user, label: DeviceLabel.from(userAgent: request.headers[.userAgent]))
-        var response = try JSONResponse.make(SessionBody(user: .init(name: user.name), csrfToken: session.csrfToken, setupNeeded: false, weather: weather,
-                                                         trashDays: trashDays),
+        return try sessionResponse(token: token, session: session, context: context, status: status)
+    }
+
+    /// The answer that hands a browser its new session: the cookie, and what the page needs.
+    private func sessionResponse(token: String, session: Session, context: DiaryRequestContext,
+                                 status: HTTPResponse.Status) throws -> Response {
+        var response = try JSONResponse.make(SessionBody(user: .init(name: session.user.name), csrfToken: session.csrfToken, setupNeeded: false,
+                                                         weather: weather, trashDays: trashDays),
                                              status: status)
         response.setCookie(sessionCookie(token, context: context, maxAge: Int(Accounts.sessionLifetime)))
         return response
