@@ -38,12 +38,14 @@ public enum Tags {
         return kept
     }
 
-    /// A tag as kept: in NFC, no white space around it, one space between its words. A leading
-    /// `#` or `@` (how people mark tags in text, and jrnl's own mark) is not part of it.
+    /// A tag as kept: in NFC, no white space around it, one space between its words. Leading
+    /// `#` and `@` (how people mark tags in text, and jrnl's own mark) are not part of it, nor
+    /// the spaces between them (`# # travel` is "travel"; `# #` is no tag at all). Tidying a tag
+    /// as kept gives it back unchanged, so a tag read back from any export is the same tag.
     public static func tidied(_ tag: String) -> String {
-        var words = tag.precomposedStringWithCanonicalMapping.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        while let first = words.first, first == "#" || first == "@" { words.removeFirst() }
-        return words.trimmingCharacters(in: .whitespaces)
+        var words = Substring(tag.precomposedStringWithCanonicalMapping.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+        while let first = words.first, first == "#" || first == "@" || first == " " { words.removeFirst() }
+        return String(words)
     }
 
     /// What a tag is compared by: NFKC, full case folding, NFKC again (as account names are),

@@ -34,17 +34,24 @@ enum DayOneText {
             removed = false
             lines.append(found.isEmpty ? line : Substring(rest))
         }
-        // The blank lines left before a photo at the end were the photo's spacing, not text.
-        if !moments.isEmpty { while let last = lines.last, last.allSatisfy(\.isWhitespace) { lines.removeLast() } }
+        // The blank line set before photos at the end was their spacing, not text (`write`
+        // puts one there; the body's own blank lines before it stay).
+        if !moments.isEmpty, let last = lines.last, last.allSatisfy(\.isWhitespace) { lines.removeLast() }
         guard let first = lines.first else { return ("", "", moments) }
         var title = first
+        var rest = lines.dropFirst()
         if title.hasPrefix("#") {
             let marks = title.prefix { $0 == "#" }
             if marks.count <= 6, title.dropFirst(marks.count).first?.isWhitespace ?? true {
-                title = title.dropFirst(marks.count).drop(while: \.isWhitespace)
+                // The one space after the marks is the heading's; any more are the title's.
+                title = title.dropFirst(marks.count).dropFirst()
             }
         }
-        var body = lines.dropFirst().drop { $0.allSatisfy(\.isWhitespace) }.joined(separator: "\n")
+        // One blank line parts a title from its body (`write` puts it there); the body's own
+        // leading blank lines are its writer's. An untitled entry's text starts with its empty
+        // title line, and its body follows at once.
+        if !title.isEmpty, let separator = rest.first, separator.allSatisfy(\.isWhitespace) { rest = rest.dropFirst() }
+        var body = rest.joined(separator: "\n")
         var heading = unescaped(title)
         // A first paragraph longer than any title is the start of the body, not a title.
         if heading.unicodeScalars.count > EntryText.maximumTitleLength {
@@ -95,34 +102,61 @@ enum DayOneText {
         return (Moment(kind: kind, identifier: String(identifier), caption: unescaped(alt)), line.index(after: close))
     }
 
-    /// Markdown's backslash escapes undone: `\` before ASCII punctuation stands for it alone.
+    /// Markdown's backslash escapes undone: `\` before ASCII punctuation stands for it alone;
+    /// and the character references `escaped` writes for a carriage return and a line feed
+    /// (`&#13;`, `&#10;`), which Markdown reads as those characters too. Read a Unicode scalar at
+    /// a time, as `escaped` writes (a mark with an accent on it is still a mark escaped).
     static func unescaped(_ text: some StringProtocol) -> String {
-        guard text.contains("\\") else { return String(text) }
-        var out = ""
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(after: index)
-            if text[index] == "\\", next < text.endIndex, let ascii = text[next].asciiValue, Self.punctuation.contains(ascii) {
-                out.append(text[next])
-                index = text.index(after: next)
+        guard text.contains("\\") || text.contains("&#1") else { return String(text) }
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\\", index + 1 < scalars.count, scalars[index + 1].isASCII,
+               Self.punctuation.contains(UInt8(scalars[index + 1].value)) {
+                out.append(scalars[index + 1])
+                index += 2
+            } else if scalar == "&", let (reference, length) = Self.lineReference(in: scalars, at: index) {
+                out.append(reference)
+                index += length
             } else {
-                out.append(text[index])
-                index = next
+                out.append(scalar)
+                index += 1
             }
         }
-        return out
+        return String(out)
+    }
+
+    /// `&#13;` or `&#10;` at `index`: the character, and how many scalars the reference takes.
+    private static func lineReference(in scalars: [Unicode.Scalar], at index: Int) -> (Unicode.Scalar, Int)? {
+        for (reference, character) in [("&#13;", "\r" as Unicode.Scalar), ("&#10;", "\n")] {
+            let wanted = Array(reference.unicodeScalars)
+            if index + wanted.count <= scalars.count, Array(scalars[index..<(index + wanted.count)]) == wanted {
+                return (character, wanted.count)
+            }
+        }
+        return nil
     }
 
     /// Words as Markdown that shows them as typed: every mark Markdown could read escaped, as
-    /// Day One escapes them.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            if let ascii = character.asciiValue, Self.escapedMarks.contains(ascii) { out.append("\\") }
-            out.append(character)
+    /// Day One escapes them. A carriage return is written as the reference `&#13;` (a reader of
+    /// Day One's text takes CR LF for a line's end, and it would come back as LF alone), so an
+    /// `&` is escaped too, and one typed as `&#13;` comes back as typed. `inLine`: a line feed too
+    /// (`&#10;`), for text that must stay on one line (an image's alt text).
+    static func escaped(_ text: String, inLine: Bool = false) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\r" {
+                out.append(contentsOf: "&#13;".unicodeScalars)
+            } else if inLine && scalar == "\n" {
+                out.append(contentsOf: "&#10;".unicodeScalars)
+            } else {
+                if scalar.isASCII, Self.escapedMarks.contains(UInt8(scalar.value)) { out.append("\\") }
+                out.append(scalar)
+            }
         }
-        return out
+        return String(out)
     }
 
     /// `title`, `body` and photos as Day One's text: `# Title`, a blank line, the body, then
@@ -133,19 +167,15 @@ enum DayOneText {
         var text = title.isEmpty ? "\n" : "# " + escaped(title) + "\n"
         if !body.isEmpty { text += (title.isEmpty ? "" : "\n") + escaped(body) }
         if !photos.isEmpty {
-            text += "\n\n" + photos.map { "![\(escaped(Self.oneLine($0.caption)))](dayone-moment://\($0.identifier))" }.joined(separator: "\n")
+            // A caption stays on one line: the alt text of a Markdown image cannot break one.
+            text += "\n\n" + photos.map { "![\(escaped($0.caption, inLine: true))](dayone-moment://\($0.identifier))" }.joined(separator: "\n")
         }
         return text
-    }
-
-    /// A caption on one line: the alt text of a Markdown image cannot break one.
-    private static func oneLine(_ text: String) -> String {
-        String(text.map { $0.isNewline ? " " : $0 })
     }
 
     /// ASCII punctuation: what a backslash may escape in Markdown (CommonMark).
     private static let punctuation = Set(Array("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~".utf8))
     /// The marks written escaped: those that start or end Markdown's emphasis, links, headings,
     /// lists, quotes, code and tables.
-    private static let escapedMarks = Set(Array("\\`*_{}[]<>()#+-.!|~".utf8))
+    private static let escapedMarks = Set(Array("\\`*_{}[]<>()#+-.!|~&".utf8))
 }
