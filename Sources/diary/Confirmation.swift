@@ -4,7 +4,7 @@ import Foundation
 enum Confirmation {
     /// Whether the person answered y or yes; anything else, or the end of input, is no.
     static func ask(_ question: String) -> Bool {
-        FileHandle.standardError.write(Data(question.utf8))
+        Output.print(question, to: .standardError, terminator: "")
         guard let answer = readLine() else { return false }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 
 /// `diary`: a private diary on the command line, and the server of its web app.
 @main
@@ -24,21 +25,42 @@ struct DiaryCommand: AsyncParsableCommand {
 
     /// Refuses an argument that is not UTF-8 before anything is done: `CommandLine.arguments`
     /// would replace its bad bytes with "�", and words other than those typed would be saved.
+    /// Then runs the command as ArgumentParser's `main` does, its errors written by `Output`.
     static func main() async {
+        // Every logger (the server's, the storage's, postgres-nio's) writes through `Output`.
+        LoggingSystem.bootstrap(ServerLogHandler.init)
         if let position = Arguments.firstNotUTF8() {
-            FileHandle.standardError.write(Data("""
+            Output.print("""
                 Error: argument \(position) is not UTF-8, so nothing was done: give it as UTF-8 \
-                (for example convert it with iconv -t UTF-8).\n
-                """.utf8))
+                (for example convert it with iconv -t UTF-8).
+                """, to: .standardError)
             // 64 (EX_USAGE), as for the arguments ArgumentParser finds wrong.
             Self.exit(withError: ExitCode.validationFailure)
         }
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let (typed, nearest) = Arguments.mistypedCommand(arguments, known: commandNames) {
-            FileHandle.standardError.write(Data("Error: diary has no command \"\(typed)\". Did you mean \"\(nearest)\"?\n".utf8))
+            Output.print("Error: diary has no command \"\(typed)\". Did you mean \"\(nearest)\"?", to: .standardError)
             Self.exit(withError: ExitCode.validationFailure)
         }
-        await main(Arguments.forParsing(arguments))
+        do {
+            var command = try await asyncParseAsRoot(Arguments.forParsing(arguments))
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(showing: error)
+        }
+    }
+
+    /// ArgumentParser's `exit(withError:)`, its message written through `Output`: an error may
+    /// quote what was typed (an id, a date) or read (a record, a ZIP's member).
+    static func exit(showing error: any Error) -> Never {
+        let message = fullMessage(for: error), status = exitCode(for: error)
+        // Help and the version are asked for: standard output, as ArgumentParser writes them.
+        if !message.isEmpty { Output.print(message, to: status == .success ? .standardOutput : .standardError) }
+        Self.exit(withError: status)
     }
 
     static var commandNames: [String] {

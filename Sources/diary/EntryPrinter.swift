@@ -20,7 +20,7 @@ struct EntryPrinter {
     static let shortIDLength = 8
 
     /// `3f2a9c1e  December 22, 2020  Title — the first line of the body`
-    func line(_ entry: EntrySummary, detail: String? = nil) -> String {
+    func line(_ entry: EntrySummary, detail: String? = nil) -> Output.Styled {
         let id = String(entry.id.diaryString.prefix(Self.shortIDLength))
         var text = entry.title.isBlank ? "" : entry.title
         let more = (detail ?? entry.excerpt).trimmingCharacters(in: .whitespaces)
@@ -32,12 +32,12 @@ struct EntryPrinter {
         // Piped, a line keeps 120 characters of text; at a terminal it fits the width instead.
         var line = head + "  " + shown(weather + (terminal.width == nil ? String(text.prefix(120)) : text))
         if let width = terminal.width { line = DisplayWidth.fit(line, to: width) }
-        guard terminal.colour, line.hasPrefix(head) else { return line }
-        return terminal.dim(head) + line.dropFirst(head.count)
+        guard terminal.colour, line.hasPrefix(head) else { return Output.Styled(line) }
+        return Output.Styled(terminal.dim(head) + line.dropFirst(head.count))
     }
 
     /// The whole entry: title, date, id, then the body.
-    func full(_ entry: Entry) -> String {
+    func full(_ entry: Entry) -> Output.Styled {
         var lines: [String] = []
         if !entry.title.isBlank { lines.append(entry.title) }
         // On its writer's clock, naming the zone when that clock differs from this computer's.
@@ -71,11 +71,12 @@ struct EntryPrinter {
             let meta = entry.title.isBlank ? 0 : 1
             shownLines[meta] = terminal.dim(shownLines[meta])
         }
-        return shownLines.joined(separator: "\n")
+        return Output.Styled(shownLines.joined(separator: "\n"))
     }
 
-    /// `text` as it may be written to standard output: made visible for a terminal, else as it is.
-    func shown(_ text: String) -> String {
+    /// `text` as it may be written to standard output: made visible for a terminal, else as it
+    /// is (as `Output` writes it); shown before diary's own colours are added around it.
+    private func shown(_ text: String) -> String {
         terminal.isTerminal ? TerminalText.visible(text) : text
     }
 

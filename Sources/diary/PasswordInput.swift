@@ -17,7 +17,7 @@ enum PasswordInput {
     }
 
     private static func readHidden(_ prompt: String) throws -> String {
-        FileHandle.standardError.write(Data(prompt.utf8))
+        Output.print(prompt, to: .standardError, terminator: "")
         var old = termios()
         tcgetattr(STDIN_FILENO, &old)
         var silent = old
@@ -25,7 +25,7 @@ enum PasswordInput {
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
         defer {
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &old)
-            FileHandle.standardError.write(Data("\n".utf8))
+            Output.print("", to: .standardError)
         }
         return readLine(strippingNewline: true) ?? ""
     }

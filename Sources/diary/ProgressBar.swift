@@ -43,6 +43,7 @@ final class ProgressBar: @unchecked Sendable {
         defer { lock.unlock() }
         guard now || Date().timeIntervalSince(lastDrawn) > 0.1 else { return }
         lastDrawn = Date()
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
+        // The line holds counts alone: nothing from the file to show.
+        Output.print(Output.Styled("\r\u{1B}[2K\(line)"), to: .standardError, terminator: "")
     }
 }

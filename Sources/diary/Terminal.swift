@@ -33,13 +33,14 @@ struct Terminal {
 /// Long output through the reader's pager at a terminal, as git does: `$PAGER`, else `less`
 /// with `LESS=FRX` (quit when it fits one screen, keep colours, leave the text on the screen).
 enum Pager {
-    /// Writes `text` to standard output, through the pager when `terminal` is a terminal, the
-    /// text is taller than its screen and paging is wanted.
-    static func show(_ text: String, on terminal: Terminal, paging: Bool,
+    /// Writes `lines` (`EntryPrinter`'s) to standard output, through the pager when `terminal`
+    /// is a terminal, they are taller than its screen and paging is wanted.
+    static func show(_ lines: [Output.Styled], on terminal: Terminal, paging: Bool,
                      environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let lines = text.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
-        guard paging, terminal.isTerminal, lines >= (terminal.height ?? 24), let command = pagerCommand(environment) else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+        let text = lines.map { $0.text + "\n" }.joined()
+        let height = text.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
+        guard paging, terminal.isTerminal, height >= (terminal.height ?? 24), let command = pagerCommand(environment) else {
+            Output.print(Output.Styled(text), terminator: "")
             return
         }
         let process = Process()
@@ -53,7 +54,7 @@ enum Pager {
         do {
             try process.run()
         } catch {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            Output.print(Output.Styled(text), terminator: "")
             return
         }
         // The reader may quit the pager before reading everything: a closed pipe is no error.

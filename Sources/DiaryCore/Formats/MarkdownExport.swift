@@ -41,18 +41,27 @@ public struct MarkdownExport {
     private var isKorean: Bool { dates.locale.language.languageCode?.identifier == "ko" }
 
     /// `body` with every line that would be a heading (`# …`, or the `===`/`---` under a line)
-    /// or a rule (`***`, `- - -`) escaped by a backslash before its first mark.
+    /// or a rule (`***`, `- - -`) escaped by a backslash before its first mark. A line ends where
+    /// Markdown ends it: at LF, CR LF or a CR alone; each line keeps its own ending.
     public static func escaped(_ body: String) -> String {
-        body.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            let indent = line.prefix { $0 == " " }
-            guard indent.count <= 3, let mark = line.dropFirst(indent.count).first else { return String(line) }
-            let rest = line.dropFirst(indent.count)
-            let heading = mark == "#" && rest.prefix { $0 == "#" }.count <= 6
-                && (rest.drop { $0 == "#" }.first.map { $0 == " " || $0 == "\t" } ?? true)
-            let marks = rest.filter { $0 != " " && $0 != "\t" }
-            let underline = (mark == "=" || mark == "-") && marks.allSatisfy { $0 == mark } && rest.drop { $0 == mark }.allSatisfy { $0 == " " || $0 == "\t" }
-            let rule = "-*_".contains(mark) && marks.count >= 3 && marks.allSatisfy { $0 == mark }
-            return heading || underline || rule ? indent + "\\" + rest : String(line)
-        }.joined(separator: "\n")
+        var text = "", start = body.startIndex
+        // "\r\n" is one Character to Swift: a split at "\n" alone would never see it.
+        for end in body.indices where ["\n", "\r\n", "\r"].contains(body[end]) {
+            text += escapedLine(body[start..<end]) + String(body[end])
+            start = body.index(after: end)
+        }
+        return text + escapedLine(body[start...])
+    }
+
+    private static func escapedLine(_ line: Substring) -> String {
+        let indent = line.prefix { $0 == " " }
+        guard indent.count <= 3, let mark = line.dropFirst(indent.count).first else { return String(line) }
+        let rest = line.dropFirst(indent.count)
+        let heading = mark == "#" && rest.prefix { $0 == "#" }.count <= 6
+            && (rest.drop { $0 == "#" }.first.map { $0 == " " || $0 == "\t" } ?? true)
+        let marks = rest.filter { $0 != " " && $0 != "\t" }
+        let underline = (mark == "=" || mark == "-") && marks.allSatisfy { $0 == mark } && rest.drop { $0 == mark }.allSatisfy { $0 == " " || $0 == "\t" }
+        let rule = "-*_".contains(mark) && marks.count >= 3 && marks.allSatisfy { $0 == mark }
+        return heading || underline || rule ? indent + "\\" + rest : String(line)
     }
 }

@@ -14,6 +14,6 @@ struct BackupCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Backends.backup(try await options.openStorage(), to: path)
-        print("Backed up the diary to \(path).")
+        Output.print("Backed up the diary to \(path).")
     }
 }

@@ -34,13 +34,13 @@ struct CalendarCommand: AsyncParsableCommand {
         }()
         let shown = try await options.openDiary().calendar(year: first.year, month: first.month, in: zone)
         if json {
-            print(try EntryPrinter.json(shown))
+            Output.print(try EntryPrinter.json(shown))
             return
         }
-        print(Self.grid(first: first, written: Dictionary(uniqueKeysWithValues: shown.days.map { ($0.date, $0) })))
+        Output.print(Self.grid(first: first, written: Dictionary(uniqueKeysWithValues: shown.days.map { ($0.date, $0) })))
         let entries = shown.days.reduce(0) { $0 + $1.entries }
-        print(shown.days.isEmpty ? "Nothing written this month."
-              : "\(Count.of(shown.days.count, "day")) written: \(Count.of(entries, "entry", "entries")).")
+        Output.print(shown.days.isEmpty ? "Nothing written this month."
+                     : "\(Count.of(shown.days.count, "day")) written: \(Count.of(entries, "entry", "entries")).")
     }
 
     /// The month as `cal` draws it, Sunday first; a day written is followed by a •.

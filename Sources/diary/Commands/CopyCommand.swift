@@ -37,7 +37,7 @@ struct CopyCommand: AsyncParsableCommand {
             let source = try await Backends.open(from, for: .command, passwordFile: fromPasswordFile)
             let destination = try await Backends.open(to, for: .command, passwordFile: toPasswordFile)
             let counts = try await Backends.copy(from: source, to: destination)
-            print("Copied \(counts) to \(destination.location).")
+            Output.print("Copied \(counts) to \(destination.location).")
         } catch {
             // A new file that got nothing is not left behind.
             if madeFile { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: to + suffix) } }

@@ -68,10 +68,10 @@ struct EditCommand: AsyncParsableCommand {
         let changed = try await store.edit(id: found, edit, expecting: entry.version)
         let shortID = changed.id.diaryString.prefix(EntryPrinter.shortIDLength)
         if changed.version == entry.version {
-            print("Nothing changed: \(shortID) already reads so (version \(changed.version)).")
+            Output.print("Nothing changed: \(shortID) already reads so (version \(changed.version)).")
         } else {
-            print("Saved \(shortID) (version \(changed.version)).")
+            Output.print("Saved \(shortID) (version \(changed.version)).")
         }
-        if changed.isInTrash { print("It is in the trash: bring it back with diary restore \(shortID)") }
+        if changed.isInTrash { Output.print("It is in the trash: bring it back with diary restore \(shortID)") }
     }
 }

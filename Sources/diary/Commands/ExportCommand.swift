@@ -40,7 +40,8 @@ struct ExportCommand: AsyncParsableCommand {
         // Written beside the target and moved into place at the end: a failed export never
         // leaves half a file where a good one was. Made 0600: the export is the whole diary.
         let temporary = output.map { $0 + ".partial-\(ProcessInfo.processInfo.processIdentifier)" }
-        let handle: FileHandle
+        // Standard output (no --output) goes through `Output`, which shows control characters at a terminal.
+        let handle: FileHandle?
         if let temporary {
             _ = try? FileManager.default.removeItem(atPath: temporary)  // left by a crashed export
             do {
@@ -49,24 +50,24 @@ struct ExportCommand: AsyncParsableCommand {
                 throw FileError.unwritable(output!, "the folder is missing or read-only")
             }
         } else {
-            handle = FileHandle.standardOutput
+            handle = nil
         }
         do {
             let dates = LongDate(environment: ProcessInfo.processInfo.environment)
             switch format {
             case .zip:
-                try handle.close()
+                try handle?.close()
                 try await ZipExport(store: store, dates: dates).write(to: temporary!)
             case .dayone:
-                try handle.close()
+                try handle?.close()
                 try await DayOneZipExport(store: store).write(to: temporary!)
             case .json, .markdown, .jrnl:
                 try await DiaryExport(store: store, dates: dates).write(DiaryExport.Format(rawValue: format.rawValue)!) {
-                    try handle.write(contentsOf: $0)
+                    if let handle { try handle.write(contentsOf: $0) } else { try Output.write($0) }
                 }
             }
             if let temporary, let output {
-                if !format.isZip { try handle.close() }
+                if !format.isZip { try handle?.close() }
                 _ = try? FileManager.default.removeItem(atPath: output)
                 try FileManager.default.moveItem(atPath: temporary, toPath: output)
             }

@@ -31,7 +31,7 @@ struct ImportCommand: AsyncParsableCommand {
         let report = try await DiaryImport(store: store, photos: DiaryPhotos(rows: store.photos))
             .run(path: file, name: file, format: format) { bar?.show($0) }
         bar?.clear()
-        print(Self.report(report))
+        Output.print(Self.report(report))
     }
 
     /// What the import did, in a line or two: entries added, those already there, photos

@@ -41,14 +41,14 @@ struct ListCommand: AsyncParsableCommand {
             cursor = page.nextCursor
         } while cursor != nil && entries.count < n
         if json {
-            print(try EntryPrinter.json(entries))
+            Output.print(try EntryPrinter.json(entries))
         } else if entries.isEmpty, !filter.isEmpty {
-            print("No entries match.")
+            Output.print("No entries match.")
         } else if entries.isEmpty {
-            print("The diary is empty. Write the first entry with: diary new \"Title\" --body \"…\"")
+            Output.print("The diary is empty. Write the first entry with: diary new \"Title\" --body \"…\"")
         } else {
             let printer = EntryPrinter()
-            Pager.show(entries.map { printer.line($0) + "\n" }.joined(), on: printer.terminal, paging: !noPager)
+            Pager.show(entries.map { printer.line($0) }, on: printer.terminal, paging: !noPager)
         }
     }
 }

@@ -89,22 +89,21 @@ struct NewCommand: AsyncParsableCommand {
         let when = (moment.map { " for \(printer.dates.string(from: $0)) \(printer.time(of: $0))" } ?? "")
             + (added.isEmpty ? "" : added.count == 1 ? " with a photo" : " with \(added.count) photos")
         guard let place, let provider else {
-            print("Saved \(shortID)\(when).")
-            if location != nil, moment != nil { print("No weather: it is known for now, not for the entry's date.") }
+            Output.print("Saved \(shortID)\(when).")
+            if location != nil, moment != nil { Output.print("No weather: it is known for now, not for the entry's date.") }
             return
         }
         // Said at once: the writer is not kept waiting on the provider to know the entry is safe.
-        print("Saved \(shortID)\(when).")
-        fflush(nil)  // every stream: a pipe's reader sees it now too
+        Output.print("Saved \(shortID)\(when).")  // unbuffered: a pipe's reader sees it now too
         do {
             let weather = try await WeatherLookup.within(WeatherLookup.patience) { try await provider.currentWeather(at: place) }
             try await store.attachWeather(weather, to: entry.id)
             // The provider's words, shown as the entry's are.
-            print(printer.shown("Weather: \(weather.condition.emoji) \(weather.description)."))
+            Output.print("Weather: \(weather.condition.emoji) \(weather.description).")
         } catch let error as WeatherError {
-            print(printer.shown("No weather: \(error)."))
+            Output.print("No weather: \(error).")
         } catch is WeatherLookup.TooSlow {
-            print("No weather: the provider did not answer within \(WeatherLookup.patienceDescription).")
+            Output.print("No weather: the provider did not answer within \(WeatherLookup.patienceDescription).")
         }
     }
 }

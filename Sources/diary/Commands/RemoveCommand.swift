@@ -34,18 +34,18 @@ struct RemoveCommand: AsyncParsableCommand {
             // At a terminal a person may have typed the wrong id: what cannot be undone is asked first.
             if !yes && isatty(STDIN_FILENO) == 1 {
                 let name = entry.title.isBlank ? "the untitled entry" : "“\(entry.title)”"
-                guard Confirmation.ask(EntryPrinter().shown("Delete \(name) (\(shortID)) for good? It cannot be undone. [y/N] ")) else {
-                    print("Nothing was deleted.")
+                guard Confirmation.ask("Delete \(name) (\(shortID)) for good? It cannot be undone. [y/N] ") else {
+                    Output.print("Nothing was deleted.")
                     throw ExitCode.failure
                 }
             }
             try await store.purge(id: found)
-            print("Deleted \(shortID) for good.")
+            Output.print("Deleted \(shortID) for good.")
         } else if entry.isInTrash {
-            print("\(shortID) is already in the trash; nothing changed. Delete it for good with: diary rm --purge \(shortID)")
+            Output.print("\(shortID) is already in the trash; nothing changed. Delete it for good with: diary rm --purge \(shortID)")
         } else {
             _ = try await store.moveToTrash(id: found)
-            print("Moved \(shortID) to the trash. Bring it back with: diary restore \(shortID)")
+            Output.print("Moved \(shortID) to the trash. Bring it back with: diary restore \(shortID)")
         }
     }
 }
@@ -64,10 +64,10 @@ struct RestoreCommand: AsyncParsableCommand {
         let shortID = found.diaryString.prefix(EntryPrinter.shortIDLength)
         guard let entry = try await store.entry(id: found) else { throw EntryError.notFound(id) }
         if !entry.isInTrash {
-            print("\(shortID) is not in the trash; nothing changed.")
+            Output.print("\(shortID) is not in the trash; nothing changed.")
             return
         }
         _ = try await store.restore(id: found)
-        print("Restored \(shortID).")
+        Output.print("Restored \(shortID).")
     }
 }

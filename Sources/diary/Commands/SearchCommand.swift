@@ -37,16 +37,15 @@ struct SearchCommand: AsyncParsableCommand {
         let store = try await options.openDiary()
         let hits = try await store.search(query.joined(separator: " "), limit: max(n, 1), filter: try narrowing.filter())
         if json {
-            print(try EntryPrinter.json(hits.map { SearchResult(entry: $0.entry, snippet: $0.snippet) }))
+            Output.print(try EntryPrinter.json(hits.map { SearchResult(entry: $0.entry, snippet: $0.snippet) }))
         } else {
             let printer = EntryPrinter()
-            Pager.show(hits.map { printer.line($0.entry, detail: $0.snippet) + "\n" }.joined(), on: printer.terminal, paging: !noPager)
+            Pager.show(hits.map { printer.line($0.entry, detail: $0.snippet) }, on: printer.terminal, paging: !noPager)
         }
         // As grep does: a note on standard error and status 1, so a script can tell.
         if hits.isEmpty {
             let among = try narrowing.filter().isEmpty ? "" : " among those the options let through"
-            let note = "No entry has \(query.joined(separator: " "))\(among).\n"
-            FileHandle.standardError.write(Data((isatty(STDERR_FILENO) == 1 ? TerminalText.visible(note) : note).utf8))
+            Output.print("No entry has \(query.joined(separator: " "))\(among).", to: .standardError)
             throw ExitCode.failure
         }
     }

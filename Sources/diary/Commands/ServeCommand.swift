@@ -53,8 +53,6 @@ struct ServeCommand: AsyncParsableCommand {
     var weather: String?
 
     func run() async throws {
-        // Every logger of the server (its own, the storage's, postgres-nio's) writes through it.
-        LoggingSystem.bootstrap(ServerLogHandler.init)
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be from 0 to 65535 (0 picks a free one), got \(port).")
         }
@@ -111,18 +109,17 @@ struct ServeCommand: AsyncParsableCommand {
     private func serveDiary(storage: any Storage, settings: ServerSettings, logger: Logger, shown: String, others: [String],
                             location: String, setupCode: SetupCode?) async throws {
         try await serve(storage: storage, settings: settings, logger: logger) { port in
-            // Written straight to the file descriptor: a pipe would otherwise hold it in a buffer.
-            FileHandle.standardOutput.write(Data("Diary is at http://\(shown):\(port)/ (database: \(location)). Press Ctrl-C to stop.\n".utf8))
+            // `Output` writes straight to the file descriptor: a pipe would otherwise hold it in a buffer.
+            Output.print("Diary is at http://\(shown):\(port)/ (database: \(location)). Press Ctrl-C to stop.")
             if !others.isEmpty {
                 let addresses = others.map { "http://\($0):\(port)/" }.joined(separator: ", ")
-                FileHandle.standardOutput.write(Data("It is also at \(addresses).\n".utf8))
+                Output.print("It is also at \(addresses).")
             }
             if let setupCode {
-                FileHandle.standardOutput.write(Data("""
+                Output.print("""
                     This diary has no account yet: open the address above to make the first one.
                     From another computer, the setup page asks for this one-time code: \(setupCode.printed)
-
-                    """.utf8))
+                    """)
             }
         }
     }

@@ -20,10 +20,10 @@ struct ShowCommand: AsyncParsableCommand {
         let found = try await EntryReference.resolve(id, in: store)
         guard let entry = try await store.entry(id: found) else { throw EntryError.notFound(id) }
         if json {
-            print(try EntryPrinter.json(entry))
+            Output.print(try EntryPrinter.json(entry))
         } else {
             let printer = EntryPrinter()
-            Pager.show(printer.full(entry) + "\n", on: printer.terminal, paging: !noPager)
+            Pager.show([printer.full(entry)], on: printer.terminal, paging: !noPager)
         }
     }
 }

@@ -25,10 +25,10 @@ struct StatsCommand: AsyncParsableCommand {
         let year = year ?? LocalDay(moment: Date().millisecondsSince1970, in: zone).year
         let glance = try await options.openDiary().yearAtAGlance(year, in: zone)
         if json {
-            print(try EntryPrinter.json(glance))
+            Output.print(try EntryPrinter.json(glance))
             return
         }
-        print(Self.text(glance))
+        Output.print(Self.text(glance))
     }
 
     static func text(_ glance: YearAtAGlance) -> String {

@@ -18,15 +18,14 @@ struct TagsCommand: AsyncParsableCommand {
         func run() async throws {
             let tags = try await options.openDiary().tags()
             if json {
-                print(try EntryPrinter.json(tags))
+                Output.print(try EntryPrinter.json(tags))
             } else if tags.isEmpty {
-                print("No tags yet. Tag an entry with: diary new --tag travel \"Title\"")
+                Output.print("No tags yet. Tag an entry with: diary new --tag travel \"Title\"")
             } else {
-                let printer = EntryPrinter()
                 let width = String(tags[0].count).count
                 for tag in tags {
                     let count = String(tag.count)
-                    print(printer.shown(String(repeating: " ", count: width - count.count) + count + "  " + tag.tag))
+                    Output.print(String(repeating: " ", count: width - count.count) + count + "  " + tag.tag)
                 }
             }
         }
@@ -56,10 +55,9 @@ struct TagsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let changed = try await options.openDiary().renameTag(tag, to: name)
-            let printer = EntryPrinter()
-            print(printer.shown(changed == 0
+            Output.print(changed == 0
                 ? "No entry has the tag \(Tags.tidied(tag)) spelled otherwise than \(Tags.tidied(name)): nothing changed."
-                : "\(Tags.tidied(tag)) is now \(Tags.tidied(name)) on \(Count.of(changed, "entry", "entries"))."))
+                : "\(Tags.tidied(tag)) is now \(Tags.tidied(name)) on \(Count.of(changed, "entry", "entries")).")
         }
     }
 }

@@ -31,18 +31,18 @@ struct TodayCommand: AsyncParsableCommand {
         let day = on.flatMap { WrittenDate.parse($0) } ?? Date()
         let years = try await options.openDiary().onThisDay(day, in: .current)
         if json {
-            print(try EntryPrinter.json(years.map { Year(yearsAgo: $0.years, entries: $0.entries) }))
+            Output.print(try EntryPrinter.json(years.map { Year(yearsAgo: $0.years, entries: $0.entries) }))
             return
         }
         let printer = EntryPrinter()
         guard !years.isEmpty else {
-            print("Nothing written on \(printer.dates.monthAndDay(of: day)) in earlier years.")
+            Output.print("Nothing written on \(printer.dates.monthAndDay(of: day)) in earlier years.")
             return
         }
         for (index, year) in years.enumerated() {
-            if index > 0 { print("") }
-            print(Self.yearsAgo(year.years, in: printer.dates.locale))
-            for entry in year.entries { print(printer.line(entry)) }
+            if index > 0 { Output.print("") }
+            Output.print(Self.yearsAgo(year.years, in: printer.dates.locale))
+            for entry in year.entries { Output.print(printer.line(entry)) }
         }
     }
 

@@ -27,8 +27,8 @@ struct TokenCommand: AsyncParsableCommand {
             let accounts = try options.accounts(of: try await options.openStorage())
             let user = try await TokenCommand.account(options, accounts)
             let token = try await accounts.createToken(named: name, for: user)
-            print(token)
-            FileHandle.standardError.write(Data("This is the only time the token is shown. Use it as: Authorization: Bearer TOKEN\n".utf8))
+            Output.print(token)
+            Output.print("This is the only time the token is shown. Use it as: Authorization: Bearer TOKEN", to: .standardError)
         }
     }
 
@@ -41,11 +41,10 @@ struct TokenCommand: AsyncParsableCommand {
             let accounts = try options.accounts(of: try await options.openStorage())
             let user = try await TokenCommand.account(options, accounts)
             let tokens = try await accounts.tokens(of: user)
-            if tokens.isEmpty { print("\(user.name) has no tokens. Issue one with: diary token create NAME") }
-            let printer = EntryPrinter()
+            if tokens.isEmpty { Output.print("\(user.name) has no tokens. Issue one with: diary token create NAME") }
             for token in tokens {
                 let used = token.lastUsedAt.map { "last used \(ISODate.string(from: $0))" } ?? "never used"
-                print(printer.shown("\(token.name)  created \(ISODate.string(from: token.createdAt)), \(used)"))
+                Output.print("\(token.name)  created \(ISODate.string(from: token.createdAt)), \(used)")
             }
         }
     }
@@ -61,7 +60,7 @@ struct TokenCommand: AsyncParsableCommand {
             let accounts = try options.accounts(of: try await options.openStorage())
             let user = try await TokenCommand.account(options, accounts)
             try await accounts.revokeToken(named: name, of: user)
-            print("Revoked \(name).")
+            Output.print("Revoked \(name).")
         }
     }
 }

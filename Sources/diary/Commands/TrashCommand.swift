@@ -36,26 +36,26 @@ struct TrashCommand: AsyncParsableCommand {
         if empty { return try await emptyTrash(store) }
         let page = try await store.trash(after: nil, limit: n)
         if json {
-            print(try EntryPrinter.json(page.entries))
+            Output.print(try EntryPrinter.json(page.entries))
         } else if page.entries.isEmpty {
-            print("The trash is empty.")
+            Output.print("The trash is empty.")
         } else {
             let printer = EntryPrinter()
-            Pager.show(page.entries.map { printer.line($0) + "\n" }.joined(), on: printer.terminal, paging: !noPager)
+            Pager.show(page.entries.map { printer.line($0) }, on: printer.terminal, paging: !noPager)
         }
     }
 
     func emptyTrash(_ store: Diary) async throws {
         let held = try await store.trash(after: nil, limit: 1).entries.count
-        guard held > 0 else { return print("The trash is already empty.") }
+        guard held > 0 else { return Output.print("The trash is already empty.") }
         // What cannot be undone is asked first, at a terminal.
         if !yes && isatty(STDIN_FILENO) == 1 {
             guard Confirmation.ask("Delete every entry in the trash for good? It cannot be undone. [y/N] ") else {
-                print("Nothing was deleted.")
+                Output.print("Nothing was deleted.")
                 throw ExitCode.failure
             }
         }
         let deleted = try await store.emptyTrash()
-        print("Deleted \(deleted) \(deleted == 1 ? "entry" : "entries") for good: the trash is empty.")
+        Output.print("Deleted \(deleted) \(deleted == 1 ? "entry" : "entries") for good: the trash is empty.")
     }
 }

@@ -25,7 +25,7 @@ struct UserCommand: AsyncParsableCommand {
             let password = try PasswordInput.read(prompt: "Password for \(name): ", confirm: true)
             let first = try await accounts.userCount() == 0
             _ = try await accounts.addUser(name: name, password: password)
-            print(first ? "Added \(name); the entries already in the diary are now theirs." : "Added \(name).")
+            Output.print(first ? "Added \(name); the entries already in the diary are now theirs." : "Added \(name).")
         }
     }
 
@@ -42,7 +42,7 @@ struct UserCommand: AsyncParsableCommand {
             guard try await accounts.user(named: name) != nil else { throw AccountError.noSuchUser(name) }
             let password = try PasswordInput.read(prompt: "New password for \(name): ", confirm: true)
             let change = try await accounts.setPassword(name: name, password: password)
-            print("Changed the password of \(name); \(Self.counted(change.endedSessions, "session")) and \(Self.counted(change.endedTokens, "access token")) were ended.")
+            Output.print("Changed the password of \(name); \(Self.counted(change.endedSessions, "session")) and \(Self.counted(change.endedTokens, "access token")) were ended.")
         }
 
         /// "1 session", "2 access tokens".
@@ -59,10 +59,10 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             let users = try await options.accounts(of: try await options.openStorage()).users()
             if users.isEmpty {
-                print("There are no accounts yet. Add one with: diary user add NAME")
+                Output.print("There are no accounts yet. Add one with: diary user add NAME")
             }
             let dates = LongDate(environment: ProcessInfo.processInfo.environment)
-            for user in users { print("\(user.name)  (since \(dates.string(from: user.createdAt)))") }
+            for user in users { Output.print("\(user.name)  (since \(dates.string(from: user.createdAt)))") }
         }
     }
 }
