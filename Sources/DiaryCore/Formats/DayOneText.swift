@@ -38,13 +38,19 @@ enum DayOneText {
         // puts one there; the body's own blank lines before it stay).
         if !moments.isEmpty, let last = lines.last, last.allSatisfy(\.isWhitespace) { lines.removeLast() }
         guard let first = lines.first else { return ("", "", moments) }
-        var title = first
+        var title = Substring(first)
         var rest = lines.dropFirst()
-        if title.hasPrefix("#") {
-            let marks = title.prefix { $0 == "#" }
-            if marks.count <= 6, title.dropFirst(marks.count).first?.isWhitespace ?? true {
+        // Read a Unicode scalar at a time: a title that starts with a combining mark or an emoji
+        // modifier makes one Character of it and the space before it.
+        let scalars = first.unicodeScalars
+        let marks = scalars.prefix { $0 == "#" }.count
+        if (1...6).contains(marks) {
+            let after = scalars.dropFirst(marks)
+            if let space = after.first, space.properties.isWhitespace {
                 // The one space after the marks is the heading's; any more are the title's.
-                title = title.dropFirst(marks.count).dropFirst()
+                title = Substring(after.dropFirst())
+            } else if after.isEmpty {
+                title = ""
             }
         }
         // One blank line parts a title from its body (`write` puts it there); the body's own
