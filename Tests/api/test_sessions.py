@@ -58,10 +58,12 @@ def who(base_url: str, headers: dict) -> dict:
     return response.json()
 
 
-def set_cookie(response: requests.Response) -> list:
-    """The Set-Cookie header's attributes, lowercased names: [('diary_session', value), ('httponly', None), ...]."""
-    raw = response.headers.get("Set-Cookie")
-    assert raw, f"no Set-Cookie in {dict(response.headers)}"
+def set_cookie(response: requests.Response, name: str = "diary_session") -> list:
+    """The attributes of the Set-Cookie header of cookie `name`, lowercased names:
+    [('diary_session', value), ('httponly', None), ...]. (Each cookie has a header of its own:
+    `requests` would join them.)"""
+    raw = next((h for h in response.raw.headers.getlist("Set-Cookie") if h.startswith(name + "=")), None)
+    assert raw, f"no Set-Cookie of {name} in {dict(response.headers)}"
     parts = []
     for part in raw.split(";"):
         name, _, value = part.strip().partition("=")
@@ -69,8 +71,8 @@ def set_cookie(response: requests.Response) -> list:
     return parts
 
 
-def attributes(response: requests.Response) -> dict:
-    return {name: value for name, value in set_cookie(response)[1:]}
+def attributes(response: requests.Response, name: str = "diary_session") -> dict:
+    return {key: value for key, value in set_cookie(response, name)[1:]}
 
 
 # -- Logging out and changing the password -------------------------------------------------------
@@ -121,6 +123,31 @@ def test_a_new_password_ends_every_session_and_access_token_of_that_user(server)
         assert entries(server.base_url, headers).status_code == 200, "bea's session and token are not tester's"
     assert log_in(server.base_url).status_code == 401, "the old password still works"
     assert log_in(server.base_url, {**TESTER, "password": "a brand new password"}).status_code == 200
+
+
+def test_a_session_over_is_answered_with_its_cookies_and_the_sites_cache_let_go(server):
+    """Logged out here, ended elsewhere (a new password) or by time: the browser is told to drop
+    both of the session's cookies and its cache of the site (the photos it kept)."""
+    first, second = log_in(server.base_url), log_in(server.base_url)
+    mark = set_cookie(first, "diary_device")
+    assert mark[0][0] == "diary_device" and len(mark[0][1]) == 32
+    assert mark[0][1] not in first.cookies["diary_session"], "the mark tells nothing of the secret"
+    assert "httponly" not in attributes(first, "diary_device"), "the page reads the mark"
+    assert attributes(first, "diary_device")["max-age"] == attributes(first)["max-age"]
+    out = requests.delete(f"{server.base_url}/api/v1/session", headers=session_of(first), timeout=30)
+    assert out.status_code == 204 and out.headers["Clear-Site-Data"] == '"cache"'
+    assert attributes(out, "diary_device").get("max-age") == "0"
+
+    ended = session_of(second)
+    requests.post(f"{server.base_url}/api/v1/account/password", headers=ended, timeout=30,
+                  json={"currentPassword": TESTER["password"], "newPassword": "a brand new password"}).raise_for_status()
+    cli(server.database, "user", "passwd", TESTER["name"], input="yet another password\n")
+    for answer in (entries(server.base_url, ended),
+                   requests.get(f"{server.base_url}/api/v1/session", headers=ended, timeout=30)):
+        assert answer.headers.get("Clear-Site-Data") == '"cache"', answer.headers
+        assert attributes(answer).get("max-age") == "0" and attributes(answer, "diary_device").get("max-age") == "0"
+    # A browser with no session cookie at all is told nothing of the kind.
+    assert "Clear-Site-Data" not in requests.get(f"{server.base_url}/api/v1/session", timeout=30).headers
 
 
 # -- A failed login, and throttling --------------------------------------------------------------

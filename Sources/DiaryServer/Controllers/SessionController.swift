@@ -70,10 +70,15 @@ struct SessionController {
             return try JSONResponse.make(SessionBody(user: nil, csrfToken: nil, setupNeeded: needed,
                                                      setupCodeNeeded: setupCodeNeeded(needed, request, context), weather: weather))
         }
-        var csrf: String?
-        if case .session(let session, _) = identity { csrf = session.csrfToken }
-        return try JSONResponse.make(SessionBody(user: .init(name: identity.user.name), csrfToken: csrf, setupNeeded: false, weather: weather,
-                                                 trashDays: trashDays))
+        var csrf: String?, token: String?
+        if case .session(let session, let sessionToken) = identity { (csrf, token) = (session.csrfToken, sessionToken) }
+        var response = try JSONResponse.make(SessionBody(user: .init(name: identity.user.name), csrfToken: csrf, setupNeeded: false,
+                                                         weather: weather, trashDays: trashDays))
+        if let token {
+            // The device mark again, for a browser logged in before there was one.
+            response.setCookie(SessionCookies.cookies(token: token, maxAge: Int(Accounts.sessionLifetime), secure: origins.isHTTPS(context))[1])
+        }
+        return response
     }
 
     @Sendable func logIn(_ request: Request, context: DiaryRequestContext) async throws -> Response {
@@ -104,9 +109,8 @@ struct SessionController {
     @Sendable func logOut(_ request: Request, context: DiaryRequestContext) async throws -> Response {
         try origins.check(request, context)
         if case .session(_, let token) = context.identity { try await accounts.endSession(token: token) }
-        var response = Response(status: .noContent)
-        response.setCookie(sessionCookie("", context: context, maxAge: 0))
-        return response
+        // Its cookies, and the photos the browser's cache kept, go with it.
+        return Response(status: .noContent, headers: SessionCookies.ended(secure: origins.isHTTPS(context)))
     }
 
     struct SetupNeeded: Encodable {
@@ -151,15 +155,10 @@ struct SessionController {
         var response = try JSONResponse.make(SessionBody(user: .init(name: session.user.name), csrfToken: session.csrfToken, setupNeeded: false,
                                                          weather: weather, trashDays: trashDays),
                                              status: status)
-        response.setCookie(sessionCookie(token, context: context, maxAge: Int(Accounts.sessionLifetime)))
+        for cookie in SessionCookies.cookies(token: token, maxAge: Int(Accounts.sessionLifetime), secure: origins.isHTTPS(context)) {
+            response.setCookie(cookie)
+        }
         return response
-    }
-
-    /// HttpOnly (no script reads it), SameSite=Lax (not sent on other sites' posts), and Secure
-    /// whenever the request came over HTTPS.
-    private func sessionCookie(_ value: String, context: DiaryRequestContext, maxAge: Int) -> Cookie {
-        Cookie(name: IdentifyMiddleware.cookieName, value: value, maxAge: maxAge, path: "/",
-               secure: origins.isHTTPS(context), httpOnly: true, sameSite: .lax)
     }
 }
 

@@ -21,10 +21,25 @@ const OUTBOX = 'outbox'; // the drafts not sent yet (outbox.js writes them), key
 
 const WRITER_KEY = 'diary.writer';
 const LOGGED_OUT_KEY = 'diary.loggedOut';
+// The copy is bound to the session it was kept under: the mark of the `diary_device` cookie the
+// server sets beside the session's (SessionCookies.swift). The browser drops that cookie when
+// the session's own expires, and the server expires both when it ends the session or finds it
+// over; a start whose cookie is not the mark kept shows nothing of the last writer, offline too.
+const MARK_KEY = 'diary.sessionMark';
+const deviceMark = () => document.cookie.split('; ').find((c) => c.startsWith('diary_device='))?.slice(13) || null;
 
 let current = (() => {
   try {
-    return localStorage.getItem(LOGGED_OUT_KEY) ? null : localStorage.getItem(WRITER_KEY);
+    if (localStorage.getItem(LOGGED_OUT_KEY)) return null;
+    const writer = localStorage.getItem(WRITER_KEY);
+    const mark = localStorage.getItem(MARK_KEY);
+    if (writer != null && mark != null && mark !== deviceMark()) {
+      // The session this copy was kept under is over in this browser: its writer's entries go.
+      localStorage.setItem(LOGGED_OUT_KEY, '1');
+      queueMicrotask(() => forgetWriter(writer).catch(() => {}));
+      return null;
+    }
+    return writer;
   } catch {
     return null;
   }
@@ -38,7 +53,22 @@ export function setWriter(name) {
   try {
     localStorage.setItem(WRITER_KEY, name);
     localStorage.removeItem(LOGGED_OUT_KEY);
+    const mark = deviceMark();
+    if (mark) localStorage.setItem(MARK_KEY, mark);
+    else localStorage.removeItem(MARK_KEY);
   } catch {}
+}
+
+/**
+ * The server says no one is logged in here, and this page did not log out: the session ended
+ * elsewhere (signed out from another device, a new password) or by time. The entries kept of the
+ * writer go, and no one is presumed at an offline start; drafts not sent yet stay, unseen, for
+ * their writer's next login.
+ */
+export async function sessionOver() {
+  const writer = current;
+  loggedOut();
+  if (writer != null) await forgetWriter(writer).catch(() => {});
 }
 
 /** Logged out on purpose: no one is presumed until the next login. */

@@ -5,6 +5,7 @@
 
 import * as autosave from './autosave.js';
 import { getSession, sessionEvents, setCsrfToken } from './api.js';
+import { sessionOver } from './device.js';
 import { sayOffline } from './notices.js';
 
 // The drafts' sender comes when there are drafts to send (or with the editor): a first visit
@@ -82,6 +83,8 @@ async function ensureSession(root, session) {
     setCsrfToken(session.csrfToken);
     return session;
   }
+  // No one is logged in: whatever this browser kept of a writer whose session ended goes first.
+  await sessionOver();
   const account = await import('./account.js');
   locked = true;
   return account.logIn(root, session.setupNeeded, session.setupCodeNeeded === true);
