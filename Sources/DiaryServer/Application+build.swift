@@ -20,8 +20,11 @@ public struct ServerSettings: Sendable {
     public var headerTimeout: Duration
     /// How long a client may take to send a request's body, once its headers have come.
     public var bodyTimeout: Duration
-    /// Connections open at once; beyond, new ones wait to be accepted (see `serve`).
+    /// Connections open at once; a new one past it closes the slowest (see `OpenConnections`).
     public var maxConnections: Int
+    /// Connections one address may hold (`OpenConnections`); `nil`: a quarter of
+    /// `maxConnections`, at least 16.
+    public var maxConnectionsPerClient: Int?
     /// The code a first account's setup from another computer must carry (see `SetupCode`).
     public var setupCode: SetupCode?
     /// Searches at once and their deadline (`SearchGate`); set after `init`.
@@ -104,14 +107,18 @@ public func buildApplication(
     storage: any Storage, settings: ServerSettings, logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    Application(
+    let connections = OpenConnections(capacity: settings.maxConnections,
+                                      perClient: min(settings.maxConnections, settings.maxConnectionsPerClient ?? max(16, settings.maxConnections / 4)),
+                                      trusted: settings.trustedProxies)
+    return Application(
         router: buildRouter(storage: storage, settings: settings, logger: logger),
-        // Fresh deadlines for each connection (the closure runs per connection).
+        // Fresh deadlines and a fresh share for each connection (the closure runs per connection).
         server: .http1(configuration: .init(additionalChannelHandlers: [
-            RequestDeadlines(headLimit: TimeAmount(settings.headerTimeout), bodyLimit: TimeAmount(settings.bodyTimeout))
+            ConnectionShare(connections),
+            RequestDeadlines(headLimit: TimeAmount(settings.headerTimeout), bodyLimit: TimeAmount(settings.bodyTimeout)),
         ])),
-        // Beyond the limit, connections wait in the kernel's queue until one closes: those
-        // already open (a writer's autosaves) go on undisturbed.
+        // Beyond the limit, connections wait in the kernel's queue until one closes; the last
+        // place taken closes the slowest connection (`OpenConnections`), so that one is free.
         configuration: .init(address: .hostname(settings.host, port: settings.port),
                              availableConnectionsDelegate: .maximum(settings.maxConnections, logger: logger)),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },

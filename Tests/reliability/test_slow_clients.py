@@ -50,9 +50,10 @@ def soft_open_files_limit(pid: int) -> int:
     raise AssertionError("no open files limit in /proc")
 
 
-def open_sockets(pid: int, port: int) -> int:
+def open_sockets(pid: int, port: int, remote: str = "") -> int:
     """The connections the server process has accepted on `port` (the listening socket, and
-    its connections to a database server, not counted)."""
+    its connections to a database server, not counted); from `remote` only (an IPv4 address as
+    /proc writes it), when given."""
     inodes = set()
     for fd in Path(f"/proc/{pid}/fd").iterdir():
         try:
@@ -71,6 +72,8 @@ def open_sockets(pid: int, port: int) -> int:
             fields = line.split()
             local_port = int(fields[1].rsplit(":", 1)[1], 16)
             listening = fields[3] == "0A"
+            if remote and fields[2].split(":")[0] != remote:
+                continue
             if local_port == port and not listening and fields[9] in inodes:
                 count += 1
     return count
@@ -79,7 +82,7 @@ def open_sockets(pid: int, port: int) -> int:
 class SlowClients:
     """`n` connections that each send a create's headers, then its body one byte at a time."""
 
-    def __init__(self, server: ServerProcess, token: str, n: int):
+    def __init__(self, server: ServerProcess, token: str, n: int, sources: tuple = ("127.0.0.1",)):
         self.selector = selectors.DefaultSelector()
         self.open: dict = {}          # socket -> when its headers were sent
         self.cut: dict = {}           # socket -> (seconds after its headers, first bytes of the answer)
@@ -87,8 +90,9 @@ class SlowClients:
         self.head = (f"POST /api/v1/entries HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
                      f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
                      f"Content-Length: {body_length}\r\n\r\n").encode()
-        for _ in range(n):
+        for index in range(n):
             s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.bind((sources[index % len(sources)], 0))  # (every 127.x.y.z is this computer)
             s.setblocking(False)
             s.connect_ex(("127.0.0.1", server.port))
             self.selector.register(s, selectors.EVENT_WRITE)
@@ -155,7 +159,8 @@ def save(session: requests.Session, api: str, entry_id: str, n: int) -> float:
 
 
 def test_slow_bodies_are_cut_off_and_do_not_hold_up_a_writer(account, open_files, record_property):
-    server = ServerProcess(account.database, extra_args=("--body-timeout", str(BODY_TIMEOUT)))
+    # (Every slow client from one address: the cap per address is set out of the way here.)
+    server = ServerProcess(account.database, extra_args=("--body-timeout", str(BODY_TIMEOUT), "--max-connections-per-client", "1000"))
     server.start()
     slow = SlowClients(server, account.token, SLOW)
     try:
@@ -197,8 +202,10 @@ def test_slow_bodies_are_cut_off_and_do_not_hold_up_a_writer(account, open_files
 
 
 def test_beyond_the_connection_limit_new_connections_wait_and_a_connected_writer_goes_on(account, open_files):
+    # (Full, the server closes the slowest for a new connection; those waiting replace them.)
     limit = 20
-    server = ServerProcess(account.database, extra_args=("--body-timeout", "30", "--max-connections", str(limit)))
+    server = ServerProcess(account.database, extra_args=("--body-timeout", "30", "--max-connections", str(limit),
+                                                         "--max-connections-per-client", str(limit)))
     server.start()
     session = log_in(server.api)        # connected before the crowd comes
     slow = SlowClients(server, account.token, 100)
@@ -249,4 +256,65 @@ def test_a_large_upload_that_keeps_coming_is_not_cut_off(account):
     assert took > BODY_TIMEOUT + 1, took
     assert answer.startswith(b"HTTP/1.1 200"), answer[:300]
     assert b'"added":2500' in answer, answer[-300:]
+    assert code == 0, server.log()
+
+
+class FewFilesServer(ServerProcess):
+    """A server whose system allows it 256 open files (soft and hard: it cannot raise them), as
+    a small container or a shared host may: 128 connections, the rest kept for itself."""
+
+    def command(self) -> list:
+        return ["prlimit", "--nofile=256:256", "--", *super().command()]
+
+
+def connections_from(pid: int, port: int, address: str) -> int:
+    """The connections the server process has accepted on `port` from `address`."""
+    return open_sockets(pid, port, remote="".join(f"{int(part):02X}" for part in reversed(address.split("."))))
+
+
+def test_a_crowd_of_half_sent_bodies_does_not_keep_everyone_else_out(account, open_files):
+    """300 clients from ten addresses each send half a body and stop, on a server that can hold
+    128 connections: a writer who comes after them is let in and saves at once (the slowest
+    connection is closed for a new one), not after their minute's body deadline."""
+    server = FewFilesServer(account.database, extra_args=("--body-timeout", "60"))
+    server.start()
+    slow = SlowClients(server, account.token, 300, sources=tuple(f"127.0.0.{n}" for n in range(2, 12)))
+    try:
+        assert "Only 128 connections can be open at once" in server.log(), server.log()
+        deadline = time.monotonic() + 4
+        while time.monotonic() < deadline:
+            slow.step(0.05)
+        assert slow.sending >= 100, f"only {slow.sending} slow connections got in"
+        started = time.monotonic()
+        session = log_in(server.api)
+        times = [save(session, server.api, str(uuid.uuid4()), n) for n in range(3)]
+        took = time.monotonic() - started
+    finally:
+        slow.close()
+        code = server.stop()
+    assert took < 8, f"the writer waited {took:.1f} s behind 300 half-sent bodies"
+    assert max(times) < 4, times
+    assert code == 0, server.log()
+
+
+def test_one_address_holds_at_most_its_share_of_connections(account, open_files):
+    """100 slow connections from one address, on a server of 128 (its share: a quarter, 32): it
+    never holds more than its share, each new one closing its own slowest, and a writer from
+    another address is served at once."""
+    server = FewFilesServer(account.database, extra_args=("--body-timeout", "60"))
+    server.start()
+    slow = SlowClients(server, account.token, 100, sources=("127.0.0.2",))
+    try:
+        most = 0
+        deadline = time.monotonic() + 4
+        while time.monotonic() < deadline:
+            slow.step(0.05)
+            most = max(most, connections_from(server.process.pid, server.port, "127.0.0.2"))
+        times = [save(log_in(server.api), server.api, str(uuid.uuid4()), 0)]
+    finally:
+        slow.close()
+        code = server.stop()
+    # (A few more for a moment: one closed is counted until its socket is gone.)
+    assert 16 <= most <= 32 + 10, f"one address held {most} connections at once (its share is 32)"
+    assert max(times) < PROMPT * 2, times
     assert code == 0, server.log()

@@ -37,8 +37,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a client may take to send a request's body, once its headers have come, before it is answered 408 and disconnected.")
     var bodyTimeout = 60
 
-    @Option(help: "Connections open at once; more wait until one closes.")
+    @Option(help: "Connections open at once; when all are taken, the slowest to send its request (or the longest idle) is closed for a new one.")
     var maxConnections = 1_000
+
+    @Option(help: "Connections one address may hold at once (a trusted proxy's are not counted); a new one past it closes that address's slowest. Default: a quarter of --max-connections, at least 16.")
+    var maxConnectionsPerClient: Int?
 
     @Option(help: "Seconds a search may run before it is stopped and answered 503 (also DIARY_SEARCH_TIMEOUT; default 2).")
     var searchTimeout: Double?
@@ -68,6 +71,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...1_000_000).contains(maxConnections) else {
             throw ValidationError("--max-connections must be from 1 to 1000000, got \(maxConnections).")
         }
+        if let maxConnectionsPerClient, !(1...maxConnections).contains(maxConnectionsPerClient) {
+            throw ValidationError("--max-connections-per-client must be from 1 to --max-connections (\(maxConnections)), got \(maxConnectionsPerClient).")
+        }
         let environment = ProcessInfo.processInfo.environment
         let network = try NetworkSettings(host: host, hostNames: hostNames, trustedProxies: trustedProxies,
                                           trustProxy: trustProxy, environment: environment)
@@ -88,6 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.webFiles = try WebRootSetting.folder(environment: environment)
         settings.trashDays = trashDays == 0 ? nil : trashDays
         settings.photoQuotaBytes = try PhotoQuotaSetting.bytes(option: photoQuota, environment: environment)
+        settings.maxConnectionsPerClient = maxConnectionsPerClient
         var logger = Logger(label: "diary")
         logger.logLevel = .info
         // On a wildcard address (0.0.0.0, ::) the server answers only for the names given, so
