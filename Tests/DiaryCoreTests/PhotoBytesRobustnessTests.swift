@@ -17,7 +17,7 @@ struct PhotoBytesRobustnessTests {
         "APNG": S.apng(width: 4, height: 4, frames: [.init(width: 4, height: 4), .init(width: 2, height: 2, x: 1, y: 1)]),
         "WebP animation": S.webpAnimation(
             width: 4, height: 4,
-            frames: [S.webpFrame(.init(width: 4, height: 4)), S.webpFrame(.init(width: 2, height: 2, x: 2, y: 2))]),
+            frames: [S.webpFrame(.init(width: 4, height: 4)), S.webpFrame(.init(width: 2, height: 2, x: 2, y: 2), extra: S.webpOtherChunks)]),
     ]
 
     @Test(

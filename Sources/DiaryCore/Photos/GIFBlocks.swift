@@ -1,8 +1,8 @@
 /// A GIF's header (the logical screen: its size) and its blocks: extensions and images, each
 /// ending in a chain of sub-blocks (a length byte, then that many bytes; a zero length ends it).
 ///
-/// GIF is cleaned rather than kept as is because it has two places for what a person writes:
-/// comment extensions, and application extensions, where XMP is carried.
+/// GIF is cleaned rather than kept as is because it has places for what a person writes:
+/// comment and plain text extensions, and application extensions, where XMP is carried.
 enum GIFBlocks {
     enum Block {
         /// An image (a frame): its descriptor, colour table, LZW code size and data.
@@ -44,6 +44,10 @@ enum GIFBlocks {
     /// The application extensions that make an animation loop, and nothing else.
     static let looping: [[UInt8]] = [[UInt8](ascii: "NETSCAPE2.0"), [UInt8](ascii: "ANIMEXTS1.0")]
 
+    /// The header and the images as they are; of the extensions, graphic control (timing,
+    /// transparency) and looping, each rewritten to its fields alone. Comments, plain text (which
+    /// no browser draws), other applications' data and unknown extensions go, and so does
+    /// whatever follows the trailer.
     static func cleanedParts(_ bytes: HeaderBytes) throws(PhotoError) -> [PhotoPart] {
         var parts = PhotoParts()
         parts.keep(0..<(try blocksStart(bytes)))
@@ -56,15 +60,32 @@ enum GIFBlocks {
             case .image(let range):
                 parts.keep(range)
             case .extension(let label, let range):
-                let isLooping = label == 0xFF && looping.contains { bytes.matches([0x0B] + $0, at: range.lowerBound + 2) }
-                // Graphic control (timing, transparency) and plain text (drawn as part of the
-                // image) stay; comments (FE), other applications' data (FF) and unknown ones go.
-                if label == 0xF9 || label == 0x01 || isLooping { parts.keep(range) }
+                if let kept = try kept(label: label, at: range.lowerBound, bytes) { parts.add(kept) }
             }
         }
         // Many encoders leave out the trailer; a reader only needs it to end where it ends.
         if !ended { parts.add([0x3B]) }
         return parts.parts
+    }
+
+    /// An extension as it is kept, from its fields alone (sub-blocks after them could carry
+    /// anything), or nil when it goes.
+    private static func kept(label: UInt8, at position: Int, _ bytes: HeaderBytes) throws(PhotoError) -> [UInt8]? {
+        switch label {
+        case 0xF9:
+            // Graphic control: one sub-block of 4 bytes (flags, delay, transparent colour).
+            guard try bytes.byte(position + 2) >= 4 else { return nil }
+            return [0x21, 0xF9, 0x04] + bytes.base[position + 3..<position + 7] + [0x00]
+        case 0xFF:
+            // Looping: the application's name (11 bytes), then a sub-block of 3 bytes, 1 and
+            // the number of loops.
+            guard looping.contains(where: { bytes.matches([0x0B] + $0, at: position + 2) }), try bytes.byte(position + 14) >= 3,
+                try bytes.byte(position + 15) == 1
+            else { return nil }
+            return Array(bytes.base[position..<position + 14]) + [0x03, 0x01] + bytes.base[position + 16..<position + 18] + [0x00]
+        default:
+            return nil
+        }
     }
 
     /// Where the blocks start: after the header and its global colour table.

@@ -1,0 +1,48 @@
+@testable import DiaryCore
+import Foundation
+
+/// What a file may carry beside its picture that no phone metadata list names: Content
+/// Credentials (C2PA, in JUMBF boxes), chunks and segments of kinds no reader knows, and bytes
+/// hidden where a format leaves room. Cleaning keeps what is known to draw the picture, so all
+/// of these must go, each holding one of `secrets` to show it did.
+extension PhotoSamples {
+    /// A JUMBF superbox as C2PA writes it: a description box naming the "c2pa" store, then a
+    /// manifest that says who made the photo and where.
+    static let contentCredentials = box(
+        "jumb",
+        box("jumd", hex("6332706100110010800000aa00389b71") + [0x03] + Array("c2pa".utf8) + [0])
+            + box("json", Array("{\"author\":\"Jane Doe\",\"where\":\"\(place)\"}".utf8)))
+
+    // MARK: PNG
+
+    /// The chunks a PNG may have to be drawn right, each of its one correct length: gamma,
+    /// chromaticities, sRGB intent, coding-independent code points, mastering display and light
+    /// levels (HDR), significant bits, pixel size, and transparency.
+    static let pngDrawingChunks =
+        pngChunk("gAMA", be32(45_455))
+        + pngChunk("cHRM", [31_270, 32_900, 64_000, 33_000, 30_000, 60_000, 15_000, 6_000].flatMap { be32($0) })
+        + pngChunk("sRGB", [0])
+        + pngChunk("cICP", [1, 13, 0, 1])
+        + pngChunk("mDCV", [UInt8](repeating: 0x11, count: 24))
+        + pngChunk("cLLI", be32(10_000_000) + be32(4_000_000))
+        + pngChunk("sBIT", [8, 8, 8])
+        + pngChunk("pHYs", be32(2_835) + be32(2_835) + [1])
+        + pngChunk("tRNS", be16(0) + be16(0) + be16(0))
+
+    /// Chunks that do not draw the picture: Content Credentials (caBX), a private chunk of an
+    /// unknown kind (zzZz), a suggested palette named by its maker (sPLT), a background colour
+    /// (bKGD), a histogram (hIST), a gamma chunk with words after its number, and a digital
+    /// signature (dSIG).
+    static let pngOtherChunks =
+        pngChunk("caBX", contentCredentials)
+        + pngChunk("zzZz", Array("hidden in a chunk no one knows: \(place)".utf8))
+        + pngChunk("sPLT", Array(maker.utf8) + [0, 8, 255, 0, 0, 255, 0, 1])
+        + pngChunk("bKGD", be16(0) + be16(0) + be16(0))
+        + pngChunk("gAMA", be32(45_455) + Array(serial.utf8))
+        + pngChunk("dSIG", Array("signed by Jane Doe".utf8))
+
+    // MARK: WebP
+
+    /// WebP chunks that do not draw the picture: Content Credentials and a chunk of an unknown kind.
+    static let webpOtherChunks = riffChunk("C2PA", contentCredentials) + riffChunk("zzZz", Array("hidden: \(place) \(serial)".utf8))
+}
