@@ -62,4 +62,22 @@ struct PhotoAllowlistTests {
         #expect(cleaned == S.gifHeader() + S.gifLooping + timing + [0x00] + image + [0x3B])
         expectGone(cleaned, [])
     }
+
+    @Test("A cleaned JPEG keeps the segments that draw it and loses Content Credentials (APP11), other APPn, extension and reserved markers")
+    func jpeg() throws {
+        let restartInterval = S.segment(0xDD, S.be16(0))
+        let original = [0xFF, 0xD8] + S.jfif + S.jpegOtherSegments + S.iccProfile + S.adobeWithWords + restartInterval + S.jpegImage
+        let cleaned = try PhotoMetadata.cleaned(original, format: .jpeg)
+        #expect(cleaned == [0xFF, 0xD8] + S.jfif + S.iccProfile + S.adobe + restartInterval + S.jpegImage)
+        expectGone(cleaned, ["c2pa", "jumb"])
+    }
+
+    @Test("Between a progressive JPEG's scans, segments of other kinds go as they do before the first")
+    func jpegBetweenScans() throws {
+        let sos = S.hex("ffda0008010100003f00")
+        let scanData: [UInt8] = [0x12, 0xFF, 0x00, 0x34]
+        let head = [0xFF, 0xD8] + S.jfif + Array(S.jpegImage.prefix(S.jpegImage.count - 13))
+        let original = head + sos + scanData + S.jpegOtherSegments + sos + scanData + [0xFF, 0xD9]
+        #expect(try PhotoMetadata.cleaned(original, format: .jpeg) == head + sos + scanData + sos + scanData + [0xFF, 0xD9])
+    }
 }

@@ -45,4 +45,20 @@ extension PhotoSamples {
 
     /// WebP chunks that do not draw the picture: Content Credentials and a chunk of an unknown kind.
     static let webpOtherChunks = riffChunk("C2PA", contentCredentials) + riffChunk("zzZz", Array("hidden: \(place) \(serial)".utf8))
+
+    // MARK: JPEG
+
+    /// JPEG segments that do not draw the picture: Content Credentials in APP11 (JUMBF), APP9
+    /// and APP15 of unknown makers, a JPEG extension marker (JPG1), a reserved marker (RES, 0x02),
+    /// an APP14 that is not Adobe's, and a number-of-lines segment (DNL) carrying words.
+    static let jpegOtherSegments =
+        segment(0xEB, Array("JP".utf8) + [0x00, 0x01] + be32(1) + contentCredentials)
+        + segment(0xE9, Array("a private comment".utf8))
+        + segment(0xEF, Array("Jane Doe".utf8))
+        + segment(0xF1, Array(maker.utf8))
+        + segment(0x02, Array(serial.utf8))
+        + segment(0xEE, Array("GPSLatitude".utf8))
+
+    /// Adobe's APP14 with words after its twelve bytes.
+    static let adobeWithWords = segment(0xEE, Array("Adobe".utf8) + [0, 100, 0, 0, 0, 0, 1] + Array(place.utf8))
 }
