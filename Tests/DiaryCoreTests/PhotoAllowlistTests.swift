@@ -80,4 +80,18 @@ struct PhotoAllowlistTests {
         let original = head + sos + scanData + S.jpegOtherSegments + sos + scanData + [0xFF, 0xD9]
         #expect(try PhotoMetadata.cleaned(original, format: .jpeg) == head + sos + scanData + sos + scanData + [0xFF, 0xD9])
     }
+
+    @Test("A cleaned HEIC keeps its length, its picture and what draws it; C2PA, XML, a user description, unknown items and unnamed bytes are overwritten")
+    func heic() throws {
+        let (original, image) = S.heicWithExtras()
+        let cleaned = try PhotoMetadata.cleaned(original, format: .heic)
+        #expect(cleaned.count == original.count)
+        #expect(cleaned[image] == original[image])
+        expectGone(cleaned, ["c2pa", "jumb", "udes", "xml ", "uuid"])
+        for kept in ["ftyp", "meta", "hdlr", "pitm", "iloc", "iinf", "iprp", "ipco", "hvcC", "ispe", "irot", "ipma", "mdat"] {
+            #expect(S.contains(cleaned, Array(kept.utf8)), "\(kept) is gone")
+        }
+        #expect(try PhotoFacts(of: cleaned) == PhotoFacts(of: original))
+        #expect(try PhotoMetadata.cleaned(cleaned, format: .heic) == cleaned)
+    }
 }

@@ -18,6 +18,7 @@ struct PhotoBytesRobustnessTests {
         "WebP animation": S.webpAnimation(
             width: 4, height: 4,
             frames: [S.webpFrame(.init(width: 4, height: 4)), S.webpFrame(.init(width: 2, height: 2, x: 2, y: 2), extra: S.webpOtherChunks)]),
+        "HEIC with extras": S.heicWithExtras().file,
     ]
 
     @Test(

@@ -61,4 +61,47 @@ extension PhotoSamples {
 
     /// Adobe's APP14 with words after its twelve bytes.
     static let adobeWithWords = segment(0xEE, Array("Adobe".utf8) + [0, 100, 0, 0, 0, 0, 1] + Array(place.utf8))
+
+    // MARK: HEIC
+
+    /// A HEIC that carries, beside its picture and nothing a reader needs to draw it: Content
+    /// Credentials in a top-level `uuid` box (C2PA's), XMP in an `xml ` box of `meta`, a user
+    /// description property (`udes`: a name and a place) associated with the photo, an item of a
+    /// kind Diary does not know (`uri `), and bytes in `mdat` that no item names. Returns the
+    /// file and where its image item's bytes are.
+    static func heicWithExtras() -> (file: [UInt8], image: Range<Int>) {
+        let image = Array("coded image data, kept byte for byte".utf8)
+        let unnamed = Array("bytes no item names: \(place)".utf8)
+        let uriItem = Array("an item of an unknown kind by \(maker)".utf8)
+        let ftyp = box("ftyp", Array("heic".utf8) + be32(0) + Array("mif1heic".utf8))
+        let c2pa = box("uuid", hex("d8fec3d61b0e483c92975828877ec481") + contentCredentials)
+        func meta(mdatData: Int) -> [UInt8] {
+            let items = [(1, mdatData, image.count), (2, mdatData + image.count + unnamed.count, uriItem.count)]
+            var iloc = [0x44, 0x00] + be16(UInt16(items.count))
+            for (id, offset, length) in items {
+                iloc += be16(UInt16(id)) + be16(0) + be16(1) + be32(UInt32(offset)) + be32(UInt32(length))
+            }
+            let iinf =
+                be16(2)
+                + fullBox("infe", version: 2, be16(1) + be16(0) + Array("hvc1".utf8) + [0])
+                + fullBox("infe", version: 2, be16(2) + be16(0) + Array("uri ".utf8) + [0] + Array("urn:example:private".utf8) + [0])
+            let ipco =
+                box("hvcC", [1, 1, 0x60, 0, 0, 0, 0x90, 0, 0, 0, 0, 0, 0x5D, 0xF0, 0, 0xFC, 0xFD, 0xF8, 0xF8, 0, 0, 0x0F, 0])  // 1
+                + fullBox("ispe", version: 0, be32(640) + be32(480))  // 2
+                + fullBox("udes", version: 0, Array("en\0Jane Doe\0at home, \(place)\0\0".utf8))  // 3
+                + box("irot", [0])  // 4
+            let ipma = be32(1) + be16(1) + [4, 0x81, 0x02, 0x03, 0x04]
+            return fullBox(
+                "meta", version: 0,
+                fullBox("hdlr", version: 0, be32(0) + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
+                    + fullBox("pitm", version: 0, be16(1))
+                    + fullBox("iloc", version: 0, iloc)
+                    + fullBox("iinf", version: 0, iinf)
+                    + box("iprp", box("ipco", ipco) + fullBox("ipma", version: 0, ipma))
+                    + box("xml ", [0, 0, 0, 0] + xmp))
+        }
+        let mdatData = ftyp.count + c2pa.count + meta(mdatData: 0).count + 8
+        let file = ftyp + c2pa + meta(mdatData: mdatData) + box("mdat", image + unnamed + uriItem)
+        return (file, mdatData..<mdatData + image.count)
+    }
 }
