@@ -13,6 +13,12 @@ struct PhotoBytesRobustnessTests {
     static let samples: [String: [UInt8]] = [
         "JPEG": S.jpeg(), "PNG": S.png(), "WebP": S.webp(), "WebP lossy": S.webpLossy(width: 10, height: 10),
         "GIF": S.gif(), "HEIC": S.heic().file, "HEIC from libheif": S.realHEIC,
+        "GIF animation": S.gifAnimation(width: 4, height: 4, frames: [S.gifFrame(width: 4, height: 4), S.gifFrame(left: 1, top: 1, width: 2, height: 2)]),
+        "APNG": S.apng(width: 4, height: 4, frames: [.init(width: 4, height: 4), .init(width: 2, height: 2, x: 1, y: 1)]),
+        "WebP animation": S.webpAnimation(
+            width: 4, height: 4,
+            frames: [S.webpFrame(.init(width: 4, height: 4)), S.webpFrame(.init(width: 2, height: 2, x: 2, y: 2), extra: S.webpOtherChunks)]),
+        "HEIC with extras": S.heicWithExtras().file,
     ]
 
     @Test(

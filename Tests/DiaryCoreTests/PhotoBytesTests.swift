@@ -253,8 +253,9 @@ struct PhotoBytesTests {
             for length in 0..<sample.count {
                 let cut = Array(sample.prefix(length))
                 do {
-                    // A JPEG is read up to its first scan and a GIF's header is its first 13
-                    // bytes: past those, what is missing is image data, or what follows the end.
+                    // A JPEG is read up to its first scan, and a GIF cut between two blocks
+                    // as far as it goes: past those, what is missing is image data, or what
+                    // follows the end.
                     #expect(try facts(cut) == whole, "\(format) cut at \(length)")
                 } catch let error as PhotoError {
                     #expect(error == .notAPhoto || error == .unreadableHeader(format), "\(format) cut at \(length): \(error)")

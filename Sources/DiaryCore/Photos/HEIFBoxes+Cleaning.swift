@@ -1,133 +1,100 @@
 extension HEIFBoxes {
-    /// The file with the bytes of its Exif and `mime` (XMP) items overwritten in place: same
-    /// length, so every offset in `iloc` and every box size stays right, and the rotation, in
-    /// `irot`, is untouched. An Exif item becomes an empty EXIF (no tags) and an XMP item an
-    /// empty XMP packet, each padded with zeros (XMP: spaces): readers such as libheif hand these
-    /// items to EXIF and XML parsers, which fail on zeros alone. An item too short for them is
-    /// zeroed.
+    /// The file with everything a reader does not need to draw the picture overwritten in
+    /// place: same length, so every offset in `iloc` and every box size stays right.
+    /// - Boxes of kinds not listed in `keptAtTop`, `keptInMeta`, `keptInProperties` and
+    ///   `keptProperties`, and a second of a kind kept once, become `free` boxes of zeros:
+    ///   Content Credentials (C2PA's `uuid` box), XML in `meta`, a user description (`udes`),
+    ///   an image sequence's tracks (`moov`) and a motion photo's video among them.
+    /// - Of the bytes in `mdat` and `idat`, a picture's stay (`pictureTypes`); an Exif item's
+    ///   become an empty EXIF (no tags) and an XMP item's an empty XMP packet, padded with
+    ///   zeros (XMP: spaces), as readers such as libheif hand these items to EXIF and XML
+    ///   parsers, which fail on zeros alone (an item too short for them is zeroed); everything
+    ///   else, items of other kinds and bytes no item names, becomes zeros.
     ///
-    /// Limits, each refused as unreadable rather than kept: an item built from other items
-    /// (`iloc` construction method 2), an extent of length 0 ("the rest of the file"), an
-    /// extent outside the file or outside `idat`, metadata extents that overlap. Items in another
-    /// file (a data reference other than 0) have nothing here to overwrite. Metadata outside
-    /// `meta`'s items (an image sequence's `moov` tracks) is not looked for.
+    /// The rotation (`irot`) and the rest of the properties that draw the picture stay. Refused
+    /// as unreadable rather than kept: an item whose bytes lie outside `mdat` and `idat`, a
+    /// metadata item built from other items or sharing bytes with another item, and the limits
+    /// of `items()`.
     func cleanedParts() throws(PhotoError) -> [PhotoPart] {
-        var replaced: [(range: Range<Int>, bytes: ArraySlice<UInt8>)] = []
-        for item in try metadataItemExtents() {
-            let length = item.extents.reduce(0) { $0 + $1.count }
-            let template = item.isExif ? Self.emptyExif : Self.emptyXMP
-            let filler: UInt8 = item.isExif ? 0x00 : 0x20
-            let payload =
-                template.count <= length
-                ? template + [UInt8](repeating: filler, count: length - template.count) : [UInt8](repeating: 0, count: length)
-            var start = 0
-            for extent in item.extents {
-                replaced.append((extent, payload[start..<start + extent.count]))
-                start += extent.count
-            }
-        }
+        var replaced = try freedBoxes() + itemBytes()
         replaced.sort { $0.range.lowerBound < $1.range.lowerBound }
         var parts = PhotoParts()
         var position = 0
         for (range, bytes) in replaced {
             guard range.lowerBound >= position else { throw self.bytes.unreadable }
             parts.keep(position..<range.lowerBound)
-            parts.add(Array(bytes))
+            parts.add(bytes)
             position = range.upperBound
         }
         parts.keep(position..<bytes.count)
         return parts.parts
     }
 
-    /// An Exif item's payload with no tags: the offset to the TIFF header (0), then a big-endian
-    /// TIFF header whose first directory has no entries and no next one.
-    static let emptyExif: [UInt8] = [0, 0, 0, 0, 0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0]
-    static let emptyXMP = [UInt8](ascii: "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>")
+    typealias Replacement = (range: Range<Int>, bytes: [UInt8])
 
-    /// The metadata items, each with the ranges of the file its bytes are in, in order.
-    private func metadataItemExtents() throws(PhotoError) -> [(isExif: Bool, extents: [Range<Int>])] {
-        let items = try metadataItems()
-        guard !items.isEmpty, let iloc = metaBox("iloc") else { return [] }
-        let data = try bytes.view(iloc.payload)
-        let version = try data.byte(0)
-        guard version <= 2 else { throw bytes.unreadable }
-        let offsetSize = Int(try data.byte(4) >> 4)
-        let lengthSize = Int(try data.byte(4) & 0x0F)
-        let baseOffsetSize = Int(try data.byte(5) >> 4)
-        let indexSize = version == 0 ? 0 : Int(try data.byte(5) & 0x0F)
-        for size in [offsetSize, lengthSize, baseOffsetSize, indexSize] where ![0, 4, 8].contains(size) {
-            throw bytes.unreadable
-        }
-        let extentSize = indexSize + offsetSize + lengthSize
-        let count = version < 2 ? try data.uint16(6) : try data.uint32(6)
-        var position = version < 2 ? 8 : 10
-        var found: [(isExif: Bool, extents: [Range<Int>])] = []
-        for _ in 0..<count {  // each item reads at least 6 bytes, so a false count soon throws
-            let item = version < 2 ? try data.uint16(position) : try data.uint32(position)
-            position += version < 2 ? 2 : 4
-            var method = 0
-            if version > 0 {
-                method = try data.uint16(position) & 0x0F
-                position += 2
+    /// The boxes a reader needs, where it looks for them; of those kept once (all but `mdat` and
+    /// `ipma`), the first.
+    static let keptAtTop: Set<UInt32> = Set(["ftyp", "meta", "mdat"].map(code))
+    static let keptInMeta: Set<UInt32> = Set(["hdlr", "pitm", "iloc", "iinf", "iref", "iprp", "idat", "dinf", "grpl"].map(code))
+    static let keptInProperties: Set<UInt32> = Set(["ipco", "ipma"].map(code))
+    static let keptMoreThanOnce: Set<UInt32> = Set(["mdat", "ipma"].map(code))
+    /// The item properties that draw the picture: its coding (`hvcC`), size (`ispe`), colours
+    /// (`colr`: an ICC profile or coding points), bits a pixel (`pixi`), turn and mirror
+    /// (`irot`, `imir`), crop (`clap`), place and layer (`rloc`, `lsel`), pixel aspect
+    /// (`pasp`), what an auxiliary image is (`auxC`: alpha, depth, an HDR gain map), and HDR
+    /// light levels (`clli`, `mdcv`, `cclv`, `amve`).
+    static let keptProperties: Set<UInt32> = Set(
+        ["hvcC", "ispe", "colr", "pixi", "irot", "imir", "clap", "rloc", "lsel", "pasp", "auxC", "clli", "mdcv", "cclv", "amve"].map(code))
+
+    /// The boxes to overwrite as `free`: at the top, in `meta` and in `iprp`, where neighbours
+    /// become one box; in `ipco` each property on its own, as `ipma` names them by their place.
+    private func freedBoxes() throws(PhotoError) -> [Replacement] {
+        var freed = freedRuns(top, keeping: Self.keptAtTop) + freedRuns(meta, keeping: Self.keptInMeta)
+        guard let iprp = metaBox("iprp") else { return freed }
+        let inProperties = try Self.children(of: iprp.payload, in: bytes)
+        freed += freedRuns(inProperties, keeping: Self.keptInProperties)
+        if let ipco = inProperties.first(where: { $0.type == Self.code("ipco") }) {
+            for property in try Self.children(of: ipco.payload, in: bytes) where !Self.keptProperties.contains(property.type) {
+                freed += freeBox(covering: property.range)
             }
-            let dataReference = try data.uint16(position)
-            let base = try data.offset(position + 2, size: baseOffsetSize)
-            let extentCount = try data.uint16(position + 2 + baseOffsetSize)
-            position += 4 + baseOffsetSize
-            guard data.has(extentSize * extentCount, at: position) else { throw bytes.unreadable }
-            if let isExif = items[item], dataReference == 0 {
-                var extents: [Range<Int>] = []
-                for extent in 0..<extentCount {
-                    let at = position + extent * extentSize + indexSize
-                    let offset = try data.offset(at, size: offsetSize)
-                    let length = try data.offset(at + offsetSize, size: lengthSize)
-                    extents.append(try fileRange(method: method, base: base, offset: offset, length: length))
-                }
-                found.append((isExif, extents))
-            }
-            position += extentSize * extentCount
         }
-        return found
+        return freed
     }
 
-    /// Where an extent's bytes are in the file: counted from its start (method 0) or from the
-    /// start of `idat`'s data (method 1).
-    private func fileRange(method: Int, base: Int, offset: Int, length: Int) throws(PhotoError) -> Range<Int> {
-        let container: Range<Int>
-        switch method {
-        case 0: container = 0..<bytes.count
-        case 1:
-            guard let idat = metaBox("idat") else { throw bytes.unreadable }
-            container = idat.payload
-        default: throw bytes.unreadable
+    /// The boxes of `boxes` not in `kept`, and those after the first of a kind kept once, each
+    /// run of neighbours freed as one box: a file of a million small boxes costs a few parts.
+    private func freedRuns(_ boxes: [Box], keeping kept: Set<UInt32>) -> [Replacement] {
+        var seen: Set<UInt32> = []
+        var freed: [Replacement] = []
+        var run: Range<Int>?
+        for box in boxes {
+            if kept.contains(box.type) && (seen.insert(box.type).inserted || Self.keptMoreThanOnce.contains(box.type)) {
+                if let range = run { freed += freeBox(covering: range) }
+                run = nil
+            } else {
+                run = (run?.lowerBound ?? box.range.lowerBound)..<box.range.upperBound
+            }
         }
-        let (relative, overflow) = base.addingReportingOverflow(offset)
-        guard !overflow, length > 0, relative <= container.count, length <= container.count - relative else { throw bytes.unreadable }
-        let start = container.lowerBound + relative
-        return start..<start + length
+        if let range = run { freed += freeBox(covering: range) }
+        return freed
     }
 
-    /// The ids of the items that are metadata: type `Exif` or `mime` (XMP, and any other
-    /// document), and every item of an `infe` before version 2, which can only describe such
-    /// documents.
-    /// (Each id maps to whether it is Exif.)
-    private func metadataItems() throws(PhotoError) -> [Int: Bool] {
-        guard let iinf = metaBox("iinf") else { throw bytes.unreadable }
-        let countSize = try bytes.view(iinf.payload).byte(0) == 0 ? 2 : 4
-        guard iinf.fullPayload.count >= countSize else { throw bytes.unreadable }
-        let entries = try Self.children(of: iinf.fullPayload.lowerBound + countSize..<iinf.payload.upperBound, in: bytes)
-        var items: [Int: Bool] = [:]
-        for infe in entries where infe.type == Self.code("infe") {
-            let data = try bytes.view(infe.payload)
-            let version = try data.byte(0)
-            if version < 2 {
-                items[try data.uint16(4)] = false
-                continue
-            }
-            let item = version == 2 ? try data.uint16(4) : try data.uint32(4)
-            let type = UInt32(try data.uint32(version == 2 ? 8 : 10))
-            if type == Self.code("Exif") || type == Self.code("mime") { items[item] = type == Self.code("Exif") }
+    /// `range` (a box, or neighbouring boxes) as one `free` box of zeros; its header is left as
+    /// it is when it already says so.
+    private func freeBox(covering range: Range<Int>) -> [Replacement] {
+        var header: [UInt8] = []
+        if range.count <= Int(UInt32.max) {
+            header.append(bigEndian: UInt32(range.count))
+            header += [UInt8](ascii: "free")
+        } else {  // a 64-bit size after the type
+            header.append(bigEndian: 1)
+            header += [UInt8](ascii: "free")
+            header.append(bigEndian: UInt32(range.count >> 32))
+            header.append(bigEndian: UInt32(range.count & 0xFFFF_FFFF))
         }
-        return items
+        let rest = range.lowerBound + header.count
+        var freed: [Replacement] = bytes.matches(header, at: range.lowerBound) ? [] : [(range.lowerBound..<rest, header)]
+        if rest < range.upperBound { freed.append(Self.zeros(rest..<range.upperBound)) }
+        return freed
     }
 }

@@ -18,6 +18,8 @@ struct HEIFBoxes {
     }
 
     let bytes: HeaderBytes
+    /// The top-level boxes, in order.
+    let top: [Box]
     /// The boxes inside the first top-level `meta`.
     let meta: [Box]
 
@@ -47,6 +49,7 @@ struct HEIFBoxes {
         guard top.first?.type == Self.code("ftyp"), let meta = top.first(where: { $0.type == Self.code("meta") }) else {
             throw bytes.unreadable
         }
+        self.top = top
         self.meta = try Self.children(of: meta.fullPayload, in: bytes)
     }
 

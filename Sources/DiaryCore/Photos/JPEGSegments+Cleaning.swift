@@ -1,5 +1,5 @@
 extension JPEGSegments {
-    /// The JPEG without its metadata segments (see `PhotoMetadata`), from the start to the end
+    /// The JPEG with only the segments that draw it (see `kept(_:)`), from the start to the end
     /// of its image (EOI).
     func cleanedParts() throws(PhotoError) -> [PhotoPart] {
         guard header.contains(where: { Self.isFrame($0.marker) }) else { throw bytes.unreadable }
@@ -31,24 +31,38 @@ extension JPEGSegments {
         }
     }
 
+    /// What a cleaned JPEG keeps of a segment. Those that draw the picture stay: the frame
+    /// (SOF0–SOF15), the tables (DQT, DHT, DAC: Huffman and arithmetic coding), the restart
+    /// interval (DRI), the scans (SOS) and restart markers; of the APPn, JFIF (APP0, without its
+    /// thumbnail), the ICC profile (APP2, the colours) and Adobe's colour transform (APP14, which
+    /// says whether the components are RGB or YCbCr), each with its fields alone. Everything else
+    /// goes: EXIF (APP1, whose orientation comes back alone), XMP, IPTC, Content Credentials
+    /// (APP11, JUMBF), every other APPn, comments, the JPEG extensions (JPGn), reserved markers,
+    /// and the markers of hierarchical coding (DHP, EXP) and DNL, which browsers do not decode.
     private func kept(_ segment: Segment) -> Kept {
+        let payload = segment.payload
         switch segment.marker {
+        case 0xDB, 0xC4, 0xCC, 0xDD, Self.startOfScan, 0xD0...0xD7:
+            return .whole
+        case let marker where Self.isFrame(marker):
+            return .whole
         case 0xE0:
             // JFIF; its optional thumbnail is dropped (it can show what was cropped away), as is
             // any other APP0 (JFXX: a thumbnail again).
-            guard bytes.matches([UInt8](ascii: "JFIF\0"), at: segment.payload.lowerBound), segment.payload.count >= 14 else { return .none }
-            if segment.payload.count == 14 { return .whole }
-            let fields = segment.payload.lowerBound..<segment.payload.lowerBound + 12
+            guard bytes.matches([UInt8](ascii: "JFIF\0"), at: payload.lowerBound), payload.count >= 14 else { return .none }
+            if payload.count == 14 { return .whole }
+            let fields = payload.lowerBound..<payload.lowerBound + 12
             return .rewritten([0xFF, 0xE0, 0x00, 0x10] + bytes.base[fields] + [0x00, 0x00])
         case 0xE2:
             // ICC_PROFILE: the colours. Not MPF (the index of appended images) or FlashPix.
-            return bytes.matches([UInt8](ascii: "ICC_PROFILE\0"), at: segment.payload.lowerBound) ? .whole : .none
+            return bytes.matches([UInt8](ascii: "ICC_PROFILE\0"), at: payload.lowerBound) ? .whole : .none
         case 0xEE:
-            return .whole  // Adobe: how to read the colour components
-        case 0xE1, 0xE3...0xED, 0xEF, 0xFE:
-            return .none  // EXIF, XMP, IPTC, the makers' own, comments
+            // "Adobe", its version, two flags and the transform: twelve bytes.
+            guard bytes.matches([UInt8](ascii: "Adobe"), at: payload.lowerBound), payload.count >= 12 else { return .none }
+            if payload.count == 12 { return .whole }
+            return .rewritten([0xFF, 0xEE, 0x00, 0x0E] + bytes.base[payload.lowerBound..<payload.lowerBound + 12])
         default:
-            return .whole
+            return .none
         }
     }
 

@@ -14,6 +14,10 @@ public enum PhotoError: Error, Equatable, Sendable {
     /// The header claims more pixels than `PhotoFacts.maximumSide` or `PhotoFacts.maximumPixels`
     /// allow: a "photo bomb" that would take gigabytes to show.
     case tooManyPixels(width: Int, height: Int)
+    /// An animation of more frames than `PhotoFacts.maximumFrames`, or whose frames, each counted
+    /// at its canvas's `width × height`, have more pixels together than `PhotoFacts.maximumPixels`:
+    /// a small file that would take minutes and gigabytes to play.
+    case tooManyFrames(count: Int, width: Int, height: Int)
 }
 
 extension PhotoError: CustomStringConvertible, LocalizedError {
@@ -27,6 +31,10 @@ extension PhotoError: CustomStringConvertible, LocalizedError {
             "This photo is \(width.formatted()) × \(height.formatted()) pixels: Diary keeps photos of at most "
                 + "\(PhotoFacts.maximumSide.formatted()) pixels a side and \(PhotoFacts.maximumPixels / 1_000_000) million pixels in all. "
                 + "Add a smaller copy."
+        case .tooManyFrames(let count, let width, let height):
+            "This animation has \(count.formatted()) frames of \(width.formatted()) × \(height.formatted()) pixels: Diary keeps "
+                + "animations of at most \(PhotoFacts.maximumFrames.formatted()) frames and \(PhotoFacts.maximumPixels / 1_000_000) "
+                + "million pixels counted over all their frames. Add a shorter or smaller copy."
         }
     }
 

@@ -30,6 +30,16 @@ public struct PhotoFacts: Sendable, Hashable, Codable {
     /// phone shot (199.8 million) is refused, and is added at the phone's usual 12–50 MP.
     public static let maximumPixels = 150_000_000
 
+    /// The most frames an animation (GIF, animated PNG, animated WebP) may have. Its frames
+    /// together may also have no more than `maximumPixels`, each counted at the size of the
+    /// canvas it is drawn on (a browser composes every frame it shows as a whole canvas): one
+    /// still photo's budget, spread over the animation. That is 150 frames of 1,000 × 1,000,
+    /// 488 of 640 × 480, 72 of 1,920 × 1,080; a 1,000-frame 1,000 × 1,000 animation of a few
+    /// megabytes, a billion pixels (4 GB) to decode each time it loops, is refused. The count
+    /// bounds the cost of each frame that its size does not say (a million 1 × 1 frames fit in
+    /// 20 MB): 10,000 frames is over a quarter of an hour at ten frames a second.
+    public static let maximumFrames = 10_000
+
     public init(format: PhotoFormat, width: Int, height: Int, orientation: Int? = nil) {
         self.format = format
         self.width = width
@@ -72,6 +82,17 @@ public struct PhotoFacts: Sendable, Hashable, Codable {
         guard width > 0, height > 0 else { throw unreadable }
         guard width <= maximumSide, height <= maximumSide, width * height <= maximumPixels else {
             throw .tooManyPixels(width: width, height: height)
+        }
+    }
+
+    /// Refuses an animation of more than `maximumFrames` frames, or whose frames, each counted at
+    /// its canvas's `width × height`, have more than `maximumPixels` together. One frame is a
+    /// still photo, checked by `check(width:height:_:)`.
+    static func check(frames: Int, width: Int, height: Int) throws(PhotoError) {
+        // The division keeps the product from overflowing, and is exact: frames × pixels ≤ the
+        // budget just when pixels ≤ the budget ÷ frames, rounded down.
+        guard frames <= 1 || (frames <= maximumFrames && width * height <= maximumPixels / frames) else {
+            throw .tooManyFrames(count: frames, width: width, height: height)
         }
     }
 }

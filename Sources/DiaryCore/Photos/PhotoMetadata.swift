@@ -4,22 +4,30 @@ import Foundation
 /// the time), XMP, IPTC, comments and text. A diary is private, and a photo shared from it, or a
 /// store that leaks, must not give away a home's position: nothing of the kind is kept.
 ///
-/// The pixels are never touched (no decoding, no re-encoding, no loss): only the file's metadata
+/// It keeps what is known to draw the picture, rather than leaving out what is known to tell
+/// about its taker: Content Credentials (C2PA), a maker's private parts, and whatever a format
+/// adds next go without being named, and a known part keeps its fields alone, not bytes after
+/// them. The pixels are never touched (no decoding, no re-encoding, no loss): the file's other
 /// parts are left out, rewritten or zeroed, format by format:
-/// - JPEG: only APP0 (JFIF, without its thumbnail), APP2's ICC profile and APP14 (Adobe colour)
-///   are kept of the APPn segments; COM goes. An EXIF Orientation other than 1 comes back as a
-///   minimal APP1 holding that tag alone. Bytes after the image's end (EOI), where phones append
-///   extra images (MPF, gain maps) with EXIF of their own, go too.
-/// - PNG: eXIf, tEXt, zTXt, iTXt and tIME go (an Orientation other than 1 comes back as a minimal
-///   eXIf); iCCP and the rest stay; bytes after IEND go.
-/// - WebP: EXIF and XMP chunks go and their flags are cleared in VP8X (an Orientation other than 1
-///   comes back as a minimal EXIF chunk); the RIFF size is written anew.
-/// - GIF: comments, application extensions other than the looping ones (NETSCAPE2.0,
-///   ANIMEXTS1.0) and extensions of unknown kinds go: XMP rides in an application extension.
-///   Bytes after the trailer go. (GIF is cleaned rather than kept as is for that XMP.)
-/// - HEIC: the payloads of its Exif and `mime` (XMP) items are overwritten in place with an
-///   empty EXIF or XMP padded to the same length, so that every offset in the file stays valid.
-///   The rotation (`irot`) stays. See `HEIFBoxes.cleanedParts()` for what it cannot follow.
+/// - JPEG: the frame (SOFn), tables (DQT, DHT, DAC), restart interval (DRI), scans and restart
+///   markers; JFIF (APP0, without its thumbnail), the ICC profile (APP2) and Adobe's colour
+///   transform (APP14). An EXIF Orientation other than 1 comes back as a minimal APP1 holding
+///   that tag alone. Bytes after the image's end (EOI), where phones append extra images (MPF,
+///   gain maps) with EXIF of their own, go too. See `JPEGSegments.kept(_:)`.
+/// - PNG: the chunks in `PNGChunks.kept`, each at a length PNG allows it (the image, palette,
+///   transparency, colour, HDR light levels, sBIT, pHYs, an animation's chunks); an Orientation
+///   other than 1 comes back as a minimal eXIf; bytes after IEND go.
+/// - WebP: the image, alpha, ICC profile and animation chunks (`WebPChunks.kept`), VP8X written
+///   anew with their flags, each frame (ANMF) with its image alone; an Orientation other than 1
+///   comes back as a minimal EXIF chunk; the RIFF size is written anew.
+/// - GIF: the header, colour tables and images; graphic control and looping (NETSCAPE2.0,
+///   ANIMEXTS1.0) extensions, each with its fields alone. Comments, plain text, other
+///   applications' extensions (XMP rides in one) and unknown ones go, and bytes after the
+///   trailer. (GIF is cleaned rather than kept as is for these.)
+/// - HEIC: the same length, so that every offset in the file stays valid: boxes and properties
+///   not known to draw the picture become `free` boxes of zeros, Exif and XMP items become
+///   empty ones, and other items' bytes, and bytes no item names, become zeros. The rotation
+///   (`irot`) stays. See `HEIFBoxes.cleanedParts()`.
 public enum PhotoMetadata {
     /// The parts whose concatenation is the photo without its metadata. `bytes` is borrowed and
     /// never copied; its structure is followed to the end, and a file whose structure cannot be
