@@ -25,6 +25,8 @@ public struct DiaryImport: Sendable {
         public var skipped: Int
         public var photosAdded: Int
         public var notKept: NotKept
+        /// Times of a jrnl file the clocks skip or repeat in the zone it was read in.
+        public var clockChanges = ClockChanges()
     }
 
     /// The most a file of entries may hold (a JSON export, a jrnl journal, a journal in a ZIP)
@@ -105,7 +107,8 @@ public struct DiaryImport: Sendable {
             }
             progress(.saving(entries: read.entries.count))
             let summary = try await store.importEntries(read.entries)
-            return Report(added: summary.imported, skipped: summary.skipped, photosAdded: kept.added.count, notKept: read.notKept)
+            return Report(added: summary.imported, skipped: summary.skipped, photosAdded: kept.added.count, notKept: read.notKept,
+                          clockChanges: read.clockChanges)
         } catch {
             await kept.letGo()
             throw error

@@ -101,6 +101,20 @@ def test_jrnls_json_export_is_read_and_format_names_it(api):
     assert len(entries(api)) == 2
 
 
+def test_jrnls_times_the_clocks_skip_or_repeat_are_dated_by_the_rule_and_counted_in_the_report(api):
+    journal = b"[2026-03-08 02:30] Skipped hour.\n\n[2026-11-01 01:30] Repeated hour.\n\n[2026-11-01 09:00] Plain.\n"
+    response = send(api, journal, timeZone="America/New_York")
+    assert response.status_code == 200, response.text
+    assert response.json()["clockChanges"] == {"skipped": 1, "repeated": 1}, response.json()
+    # 02:30 is dated 03:30 EDT; 01:30 the first one, EDT's: as `diary new --date` dates them.
+    moments = {row["title"]: api.get(f"/api/v1/entries/{row['id']}").json()["createdAt"] for row in entries(api)}
+    assert moments == {"Skipped hour.": "2026-03-08T07:30:00.000Z", "Repeated hour.": "2026-11-01T05:30:00.000Z",
+                       "Plain.": "2026-11-01T14:00:00.000Z"}, moments
+    # Read in a zone without summer time, the same hours are no change of clocks.
+    plain = send(api, journal.replace(b"Plain.", b"In Seoul."), timeZone="Asia/Seoul")
+    assert plain.json()["clockChanges"] == {"skipped": 0, "repeated": 0}, plain.text
+
+
 def test_a_bad_record_imports_nothing_and_is_named_even_when_progress_was_asked(api):
     mine = api.create("Mine", "kept as it was")
     journal = json.loads(DAY_ONE.read_text())

@@ -213,6 +213,23 @@ def test_a_day_one_zip_is_imported_with_its_progress_and_report(pages, server, t
     assert len(server.entries()) == 4
 
 
+def test_a_jrnl_journal_read_on_the_browsers_clock_says_which_times_the_clocks_skip_or_repeat(pages, server, tmp_path):
+    journal = tmp_path / "journal.txt"
+    journal.write_text("[2026-03-08 02:30] Skipped hour.\n\n[2026-11-01 01:30] Repeated hour.\n")
+    page = pages.open("/#/settings", timezone_id="America/New_York", **PHONE)
+    page.get_by_role("region", name="Bring entries in").locator("input[type=file]").set_input_files(str(journal))
+    report = page.locator(".settings-report p")
+    expect(report).to_have_text(["Imported 2 entries.", "1 time the clocks skip was dated as far later as they go forward. "
+                                 "1 time the clocks show twice was dated the first."])
+    moments = sorted(server.entry(row["id"])["createdAt"] for row in server.entries())
+    assert moments == ["2026-03-08T07:30:00.000Z", "2026-11-01T05:30:00.000Z"], moments
+    # A journal of plain hours says nothing of clocks, and nothing else either (the report once
+    # ended in the word "null" where no list of what was not kept was needed).
+    journal.write_text("[2026-05-01 21:30] Plain.\n")
+    page.get_by_role("region", name="Bring entries in").locator("input[type=file]").set_input_files(str(journal))
+    expect(page.locator(".settings-report")).to_have_text("Imported 1 entry.")
+
+
 def test_a_jrnl_journal_is_read_on_the_browsers_clock_and_keeps_its_zone(pages, server, tmp_path):
     # jrnl writes the hour without a zone: the page says its own, and the entry keeps it.
     page = pages.open("/#/settings", timezone_id="Asia/Seoul", **PHONE)

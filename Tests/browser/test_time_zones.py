@@ -162,6 +162,33 @@ def test_a_new_date_and_time_from_the_picker_takes_the_browsers_zone(pages, serv
     expect(page.locator(".entry-time")).to_have_text("8:00 AM")
 
 
+# A time the clocks skip is dated as far later as they go forward, one they show twice the first
+# time: the rule `diary new --date` and a jrnl import follow (Tests/DiaryCoreTests/ClockChangeTests).
+CLOCK_CHANGES = [
+    ("America/New_York", "2026-03-08T02:30", "2026-03-08T07:30:00.000Z", "3:30 AM"),  # skipped
+    ("America/New_York", "2026-11-01T01:30", "2026-11-01T05:30:00.000Z", "1:30 AM"),  # repeated
+    ("Europe/Berlin", "2026-10-25T02:30", "2026-10-25T00:30:00.000Z", "2:30 AM"),  # repeated
+    ("Australia/Sydney", "2026-04-05T02:30", "2026-04-04T15:30:00.000Z", "2:30 AM"),  # repeated
+    ("Australia/Lord_Howe", "2026-10-04T02:15", "2026-10-03T15:45:00.000Z", "2:45 AM"),  # skipped, 30 minutes
+    ("Asia/Seoul", "2026-03-08T02:30", "2026-03-07T17:30:00.000Z", "2:30 AM"),  # no summer time
+]
+
+
+def test_the_picker_reads_a_time_the_clocks_skip_or_repeat_as_the_command_line_does(pages, server):
+    for zone, typed, moment, shown in CLOCK_CHANGES:
+        entry = write(server, f"Late in {zone}", IN_SEOUL, "Asia/Seoul")
+        page = pages.open(f"/#/entry/{entry['id']}", timezone_id=zone, **PHONE)
+        expect(page.get_by_role("textbox", name="Title")).to_have_value(f"Late in {zone}")
+        page.get_by_role("button", name="More", exact=True).click()
+        page.get_by_role("dialog").get_by_role("button", name="Change the date and time").click()
+        dialog = page.get_by_role("dialog", name="Change the date and time")
+        dialog.get_by_label("Written on").fill(typed)
+        dialog.get_by_role("button", name="Change").click()
+        wait_for(lambda: server.entry(entry["id"])["createdAt"] == moment, message=f"{typed} in {zone} saved as {moment}")
+        assert server.entry(entry["id"])["timeZone"] == zone
+        expect(page.locator(".entry-time")).to_have_text(shown)
+
+
 def test_offline_the_devices_rows_show_where_the_entries_were_written(pages, server):
     pages.allow_errors(OFFLINE_ERRORS)
     opened = write(server, "Opened in Seoul", IN_SEOUL, "Asia/Seoul")

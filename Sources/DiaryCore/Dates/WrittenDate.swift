@@ -16,10 +16,17 @@ public enum WrittenDate {
     /// The moment `text` names, or `nil` when it is none of the forms above or falls outside
     /// the years an entry may have (1 to 9999).
     public static func parse(_ text: String, now: Date = Date(), timeZone: TimeZone = .current) -> Date? {
+        read(text, now: now, timeZone: timeZone)?.moment
+    }
+
+    /// The moment `text` names (as `parse`), and the time on the writer's clock it was read
+    /// from: nil for `now` and an ISO date with its offset, which name their moment whole. A
+    /// time the clocks skip or repeat that day is dated by `LocalTime`'s rule.
+    public static func read(_ text: String, now: Date = Date(), timeZone: TimeZone = .current) -> (moment: Date, local: LocalTime?)? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let exact = ISODate.date(from: trimmed) { return exact }
+        if let exact = ISODate.date(from: trimmed) { return (exact, nil) }
         var words = trimmed.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        if words == ["now"] { return Date(millisecondsSince1970: now.millisecondsSince1970) }
+        if words == ["now"] { return (Date(millisecondsSince1970: now.millisecondsSince1970), nil) }
         // "2024-05-01T21:30": the ISO separator between a day and a time, without an offset.
         if words.count == 1, let separator = words[0].firstIndex(of: "t"), words[0].first?.isNumber == true {
             words = [String(words[0][..<separator]), String(words[0][words[0].index(after: separator)...])]
@@ -46,9 +53,10 @@ public enum WrittenDate {
             return nil
         }
         let (hour, minute, second) = time ?? (defaultHour, 0, 0)
-        let utc = moment(local: ((day * 24 + hour) * 60 + minute) * 60_000 + second * 1000, in: timeZone)
-        guard EntryMoment.contains(utc) else { return nil }
-        return Date(millisecondsSince1970: utc)
+        guard let local = LocalTime(day: LocalDay(number: day), hour: Int(hour), minute: Int(minute), second: Int(second)) else { return nil }
+        let moment = local.moment(in: timeZone)
+        guard EntryMoment.contains(moment.millisecondsSince1970) else { return nil }
+        return (moment, local)
     }
 
     /// The writer's calendar day of the moment `text` names (as `parse` reads it): its first
@@ -56,17 +64,10 @@ public enum WrittenDate {
     public static func day(_ text: String, now: Date = Date(), timeZone: TimeZone = .current) -> (start: Date, next: Date)? {
         guard let moment = parse(text, now: now, timeZone: timeZone) else { return nil }
         let day = localDay(of: moment, in: timeZone)
-        let start = self.moment(local: day * 86_400_000, in: timeZone)
-        let next = self.moment(local: (day + 1) * 86_400_000, in: timeZone)
-        return (Date(millisecondsSince1970: start), Date(millisecondsSince1970: next))
-    }
-
-    /// Unix milliseconds of a local wall-clock time in `timeZone`: the zone's offset at that
-    /// moment, asked twice (a guess, then at the moment it gives, which settles a day that
-    /// changes to or from summer time).
-    private static func moment(local: Int64, in timeZone: TimeZone) -> Int64 {
-        let guess = local - Int64(timeZone.secondsFromGMT(for: Date(millisecondsSince1970: local))) * 1000
-        return local - Int64(timeZone.secondsFromGMT(for: Date(millisecondsSince1970: guess))) * 1000
+        // A midnight the clocks skip starts its day when they land; one they repeat, the first time.
+        let start = LocalTime(day: LocalDay(number: day), hour: 0, minute: 0)!.moment(in: timeZone)
+        let next = LocalTime(day: LocalDay(number: day + 1), hour: 0, minute: 0)!.moment(in: timeZone)
+        return (start, next)
     }
 
     /// Days since 1970-01-01 of the writer's calendar day at `date`.

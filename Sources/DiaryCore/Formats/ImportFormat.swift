@@ -89,12 +89,38 @@ public struct ImportedFile: Sendable {
     /// For each entry (by position), the photos to take from the ZIP; empty but for Day One.
     public var photos: [[SourcePhoto]]
     public var notKept: NotKept
+    public var clockChanges: ClockChanges
 
-    public init(format: ImportFormat, entries: [Entry], photos: [[SourcePhoto]]? = nil, notKept: NotKept = NotKept()) {
+    public init(format: ImportFormat, entries: [Entry], photos: [[SourcePhoto]]? = nil, notKept: NotKept = NotKept(),
+                clockChanges: ClockChanges = ClockChanges()) {
         self.format = format
         self.entries = entries
         self.photos = photos ?? Array(repeating: [], count: entries.count)
         self.notKept = notKept
+        self.clockChanges = clockChanges
+    }
+}
+
+/// How many of a file's times, written without a zone (jrnl's), the clocks skip or show twice
+/// in the zone they were read in: each was dated by `LocalTime`'s rule, and the report says so,
+/// as it says what was not kept.
+public struct ClockChanges: Sendable, Equatable {
+    public var skipped = 0
+    public var repeated = 0
+
+    public init(skipped: Int = 0, repeated: Int = 0) {
+        self.skipped = skipped
+        self.repeated = repeated
+    }
+
+    public var isEmpty: Bool { skipped == 0 && repeated == 0 }
+
+    mutating func count(_ reading: LocalTime.Reading) {
+        switch reading {
+        case .once: break
+        case .skipped: skipped += 1
+        case .repeated: repeated += 1
+        }
     }
 }
 

@@ -34,6 +34,7 @@ public enum JrnlFile {
         var records: [(moment: Date, dateText: String, text: Substring)] = []
         var start: String.Index?
         var moment = Date(), dateText = ""
+        var clockChanges = ClockChanges()
         var lineStart = text.startIndex
         while lineStart < text.endIndex {
             let lineEnd = text[lineStart...].firstIndex(of: "\n") ?? text.endIndex
@@ -51,7 +52,8 @@ public enum JrnlFile {
                 }
                 if let start { records.append((moment, dateText, text[start..<(lineStart == text.startIndex ? lineStart : text.index(before: lineStart))])) }
                 start = line.index(close, offsetBy: 2)
-                moment = found
+                moment = found.moment
+                clockChanges.count(found)
                 dateText = String(line[line.index(after: line.startIndex)..<close])
             }
             lineStart = lineEnd == text.endIndex ? lineEnd : text.index(after: lineEnd)
@@ -75,7 +77,7 @@ public enum JrnlFile {
                 throw error.naming(record.dateText)
             }
         }
-        return ImportedFile(format: .jrnl, entries: entries.compactMap { $0 }, notKept: notKept)
+        return ImportedFile(format: .jrnl, entries: entries.compactMap { $0 }, notKept: notKept, clockChanges: clockChanges)
     }
 
     /// jrnl's title, body and star: a first line ending in `*` stars the entry (the star is
@@ -123,6 +125,7 @@ public enum JrnlFile {
         guard let records = object["entries"] as? [Any] else { throw .notThisFormat(.jrnlJSON) }
         var ids = ContentIDs()
         var notKept = NotKept()
+        var clockChanges = ClockChanges()
         let entries = try records.enumerated().map { index, record throws(ImportError) -> Entry? in
             let fields = try Fields(record, number: index + 1)
             let day = fields.values["date"] as? String ?? "", time = fields.values["time"] as? String ?? ""
@@ -130,7 +133,9 @@ public enum JrnlFile {
                 let text = try fields.text(allowBlank: true)  // no words: counted by `entry`
                 let moment: Date
                 switch Self.read(day + " " + time, zone: zone) {
-                case .moment(let found): moment = found
+                case .moment(let found):
+                    moment = found.moment
+                    clockChanges.count(found)
                 case .outOfRange:
                     throw ImportError.badRecord(index + 1, "its date is outside the dates an entry may have, \(EntryMoment.rangeDescription)")
                 case .notADate:
@@ -148,7 +153,7 @@ public enum JrnlFile {
                 throw error.naming("\(day) \(time)")
             }
         }
-        return ImportedFile(format: .jrnlJSON, entries: entries.compactMap { $0 }, notKept: notKept)
+        return ImportedFile(format: .jrnlJSON, entries: entries.compactMap { $0 }, notKept: notKept, clockChanges: clockChanges)
     }
 
     private static let keptKeys: Set<String> = ["title", "body", "date", "time", "tags", "starred"]
@@ -181,8 +186,8 @@ public enum JrnlFile {
     /// A jrnl date as a journal or its export writes it, in this computer's zone:
     /// "2020-12-22 15:35", "2020-12-22 15:35:00", or jrnl 4's default "2020-12-22 03:35:00 PM".
     static func moment(_ text: String, zone: TimeZone = .current) -> Date? {
-        guard case .moment(let date) = read(text, zone: zone) else { return nil }
-        return date
+        guard case .moment(let reading) = read(text, zone: zone) else { return nil }
+        return reading.moment
     }
 
     /// What the text in a journal's brackets is.
@@ -190,16 +195,19 @@ public enum JrnlFile {
         case notADate
         /// A date, naming a moment outside years 1 to 9999 (`EntryMoment`).
         case outOfRange
-        case moment(Date)
+        /// A date, as `zone`'s clock shows it: a time it skips or repeats is dated by
+        /// `LocalTime`'s rule, as the command line's dates are.
+        case moment(LocalTime.Reading)
     }
 
     static func read(_ text: String, zone: TimeZone) -> DateText {
-        guard let date = wallClock(text, zone: zone) else { return .notADate }
-        return EntryMoment.contains(date.millisecondsSince1970) ? .moment(date) : .outOfRange
+        guard let local = localTime(text) else { return .notADate }
+        let reading = local.reading(in: zone)
+        return EntryMoment.contains(reading.moment.millisecondsSince1970) ? .moment(reading) : .outOfRange
     }
 
-    /// The moment `text` names on `zone`'s clock, whichever year it falls in.
-    private static func wallClock(_ text: String, zone: TimeZone) -> Date? {
+    /// The time `text` names on a clock, whichever year it falls in.
+    private static func localTime(_ text: String) -> LocalTime? {
         let parts = text.split(separator: " ")
         guard parts.count == 2 || parts.count == 3 else { return nil }
         let day = parts[0].split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
@@ -214,14 +222,13 @@ public enum JrnlFile {
             guard half == "AM" || half == "PM", (1...12).contains(hour) else { return nil }
             hour = hour % 12 + (half == "PM" ? 12 : 0)
         }
-        let minute = clock[1]!, second = clock.count == 3 ? clock[2]! : 0
-        guard (1...99_999).contains(day[0]!), (1...12).contains(day[1]!), (1...31).contains(day[2]!), (0...23).contains(hour),
-              (0...59).contains(minute), (0...59).contains(second) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let components = DateComponents(year: day[0]!, month: day[1]!, day: day[2]!, hour: hour, minute: minute, second: second)
-        guard let date = calendar.date(from: components), calendar.component(.day, from: date) == day[2]! else { return nil }
-        return date
+        let (year, month, dayOfMonth) = (Int64(day[0]!), Int64(day[1]!), Int64(day[2]!))
+        guard (1...99_999).contains(year), (1...12).contains(month), (1...ISODate.daysIn(month: month, of: year)).contains(dayOfMonth)
+        else { return nil }
+        // Counted as jrnl (Python's datetime) and ISO 8601 count days: by the Gregorian rules in
+        // every year, not Foundation's calendar, which is Julian before 1582.
+        let local = LocalDay(number: ISODate.daysSince1970(year: year, month: month, day: dayOfMonth))
+        return LocalTime(day: local, hour: hour, minute: clock[1]!, second: clock.count == 3 ? clock[2]! : 0)
     }
 
     // MARK: Writing
@@ -240,19 +247,22 @@ public enum JrnlFile {
     /// `zone`: jrnl keeps no zone, only the hour a writer saw; its JSON keeps minutes), its tags
     /// marked with `@`.
     public static func record(for entry: Entry, zone: TimeZone = .current) -> Data {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = entry.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone
-        var c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: entry.createdAt)
-        if !(1...9999).contains(c.year ?? 0) {
+        var clock = entry.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone
+        let moment = entry.createdAt.millisecondsSince1970
+        var day = LocalDay(moment: moment, in: clock)
+        if !(1...9999).contains(day.year) {
             // The first or last hours of the years an entry may have, on a clock past them
             // (10000-01-01 east of UTC): written in UTC, a date jrnl (and Diary) can read.
-            calendar.timeZone = TimeZone(identifier: "UTC")!
-            c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: entry.createdAt)
+            clock = TimeZone(identifier: "UTC")!
+            day = LocalDay(moment: moment, in: clock)
         }
+        // Days counted as the import counts them (Gregorian in every year), so that what is
+        // written reads back as the same minute.
+        let minutes = (moment + Int64(clock.secondsFromGMT(for: entry.createdAt)) * 1000 - day.number * 86_400_000) / 60_000
         let object: [String: Any] = [
             "title": entry.title, "body": entry.body,
-            "date": String(format: "%04ld-%02ld-%02ld", c.year!, c.month!, c.day!),
-            "time": String(format: "%02ld:%02ld", c.hour!, c.minute!),
+            "date": day.iso,
+            "time": String(format: "%02ld:%02ld", minutes / 60, minutes % 60),
             "tags": entry.tags.map { "@" + $0 }, "starred": entry.starred,
         ]
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()

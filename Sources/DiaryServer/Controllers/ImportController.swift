@@ -144,19 +144,27 @@ struct ImportController {
         var message: String?
     }
 
-    /// The report, as the CLI's: entries added and already there, photos kept, and the fields
-    /// the file held that Diary has no place for, with how many of each.
+    /// The report, as the CLI's: entries added and already there, photos kept, the fields
+    /// the file held that Diary has no place for, with how many of each, and the times the
+    /// clocks skip or repeat in the zone a jrnl file was read in.
     struct ReportJSON: Encodable {
         var added: Int
         var skipped: Int
         var photos: Int
         var notKept: [String: Int]
+        var clockChanges: ClockChangesJSON
+
+        struct ClockChangesJSON: Encodable {
+            var skipped: Int
+            var repeated: Int
+        }
 
         init(_ report: DiaryImport.Report) {
             added = report.added
             skipped = report.skipped
             photos = report.photosAdded
             notKept = report.notKept.counts
+            clockChanges = ClockChangesJSON(skipped: report.clockChanges.skipped, repeated: report.clockChanges.repeated)
         }
     }
 

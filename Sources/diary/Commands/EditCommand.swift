@@ -62,10 +62,14 @@ struct EditCommand: AsyncParsableCommand {
             }
         }
         // A new date is read on this computer's clock, so the entry takes its zone with it.
-        let moment = date.flatMap { WrittenDate.parse($0) }
+        let written = date.flatMap { WrittenDate.read($0) }
+        let moment = written?.moment
         let edit = try EntryEdit(text: text, tags: tags, starred: star, moment: moment,
                                  timeZone: moment == nil ? nil : ZoneName.ofThisComputer())
         let changed = try await store.edit(id: found, edit, expecting: entry.version)
+        if let local = written?.local, let notice = ClockNotice.sentence(for: local, in: .current) {
+            Output.print(notice, to: .standardError)
+        }
         let shortID = changed.id.diaryString.prefix(EntryPrinter.shortIDLength)
         if changed.version == entry.version {
             Output.print("Nothing changed: \(shortID) already reads so (version \(changed.version)).")

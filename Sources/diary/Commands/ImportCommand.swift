@@ -35,7 +35,8 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     /// What the import did, in a line or two: entries added, those already there, photos
-    /// kept, and what the file held that Diary has no place for.
+    /// kept, what the file held that Diary has no place for, and the times the clocks skip or
+    /// repeat (jrnl's).
     static func report(_ report: DiaryImport.Report) -> String {
         let (added, photosAdded) = (report.added, report.photosAdded)
         var message = "Imported \(added) \(added == 1 ? "entry" : "entries")"
@@ -43,6 +44,7 @@ struct ImportCommand: AsyncParsableCommand {
         if report.skipped > 0 { message += " Skipped \(report.skipped) already in the diary." }
         if added == 0 && report.skipped > 0 { message += " Nothing new: this file was imported before." }
         if !report.notKept.isEmpty { message += "\nNot kept (Diary has no place for them): \(report.notKept)." }
+        if !report.clockChanges.isEmpty { message += "\n" + ClockNotice.counted(report.clockChanges, in: .current) }
         return message
     }
 }

@@ -70,7 +70,8 @@ struct NewCommand: AsyncParsableCommand {
 
     func run() async throws {
         let place = location.flatMap(Coordinates.init(text:))
-        let (text, moment) = try NewEntryWords(title: title, words: words, body: body, date: date, withPhotos: !photos.isEmpty).read()
+        let (text, written) = try NewEntryWords(title: title, words: words, body: body, date: date, withPhotos: !photos.isEmpty).read()
+        let moment = written?.moment
         let store = try await options.openDiary()
         // Every photo is kept before the entry is written: one that cannot be makes no entry.
         var added: [EntryPhoto] = []
@@ -84,6 +85,9 @@ struct NewCommand: AsyncParsableCommand {
         // Saved first: the weather is a bonus that a slow or failing provider must not cost.
         let entry = try await store.create(text, id: UUID(), location: place, at: moment, tags: tags, starred: star,
                                            photos: added.isEmpty ? nil : added, timeZone: ZoneName.ofThisComputer())
+        if let local = written?.local, let notice = ClockNotice.sentence(for: local, in: .current) {
+            Output.print(notice, to: .standardError)
+        }
         let shortID = entry.id.diaryString.prefix(EntryPrinter.shortIDLength)
         let printer = EntryPrinter()
         let when = (moment.map { " for \(printer.dates.string(from: $0)) \(printer.time(of: $0))" } ?? "")

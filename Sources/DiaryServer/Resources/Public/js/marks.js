@@ -181,7 +181,11 @@ export function marks(id) {
     if (!dialogs) return void toast(t.loadFailed);
     const answer = dialogs.ask('redate', w.redate, field, [{ value: 'change', label: w.change }, { value: '', label: t.cancel }]);
     if ((await answer) !== 'change' || !field.value || field.value === local) return;
-    const chosen = new Date(field.value); // read as the writer's own clock
+    // Read on the writer's own clock, by the rule the command line and jrnl imports follow
+    // (DiaryCore's LocalTime): ECMAScript's Date reads a time the clocks skip with the offset
+    // before the change (02:30 becomes 03:30) and a time they show twice as the first, as
+    // RFC 5545 and Temporal's "compatible" do.
+    const chosen = new Date(field.value);
     if (Number.isNaN(chosen.getTime())) return;
     // The entry now shows in this browser's zone, the one the time was chosen in.
     return send(() => ({ createdAt: chosen.toISOString(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone }));

@@ -30,6 +30,9 @@ const words = {
     skipped: (n) => ` Skipped ${n} already in the diary.`,
     nothingNew: ' Nothing new: this file was imported before.',
     notKept: 'Not kept (Diary has no place for them):',
+    // jrnl's times, read on this browser's clock, as the picker and the command line read them.
+    skippedTimes: (n) => `${n === 1 ? '1 time the clocks skip was' : `${n} times the clocks skip were`} dated as far later as they go forward.`,
+    repeatedTimes: (n) => `${n === 1 ? '1 time the clocks show twice was' : `${n} times the clocks show twice were`} dated the first.`,
     passwordTitle: 'Change the password',
     passwordHint: 'Every other device is signed out and every access token is revoked; this one stays signed in.',
     currentPassword: 'Current password',
@@ -90,6 +93,8 @@ const words = {
     skipped: (n) => ` 이미 있는 ${n}개는 건너뛰었어요.`,
     nothingNew: ' 새로운 것이 없어요. 전에 가져온 파일이에요.',
     notKept: '옮기지 못한 항목(Diary에 자리가 없어요):',
+    skippedTimes: (n) => `시계가 건너뛰는 시각 ${n}개는 시계가 앞당겨진 만큼 뒤의 시각으로 적었어요.`,
+    repeatedTimes: (n) => `시계가 두 번 지나는 시각 ${n}개는 첫 번째 시각으로 적었어요.`,
     // The server says what was wrong in English (the record, the field): said here first in Korean.
     importErrors: {
       unknown_format: '이 파일은 Diary가 읽는 형식이 아니에요(Day One, jrnl, Diary의 JSON이나 ZIP). 아무것도 가져오지 않았어요.',
@@ -284,15 +289,17 @@ async function start(file) {
   }
 }
 
-function reportOf({ added, skipped, photos, notKept }) {
+function reportOf({ added, skipped, photos, notKept, clockChanges }) {
   const kept = Object.entries(notKept).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const clocks = [clockChanges.skipped && w.skippedTimes(clockChanges.skipped), clockChanges.repeated && w.repeatedTimes(clockChanges.repeated)];
   return [
     h('p', {}, w.imported(added, photos) + (skipped ? w.skipped(skipped) : '') + (!added && skipped ? w.nothingNew : '')),
+    clocks.some(Boolean) ? h('p', {}, clocks.filter(Boolean).join(' ')) : null,
     // Open or closed as the writer left it, should the screen be drawn again.
     kept.length ? h('details', { open: importing.open, ontoggle: (e) => { importing.open = e.target.open; } },
       h('summary', {}, w.notKept),
       h('ul', {}, ...kept.map(([field, count]) => h('li', {}, `${count.toLocaleString(languages)} × ${field}`)))) : null,
-  ];
+  ].filter(Boolean); // (replaceChildren would write a null as the word)
 }
 
 /** Sends `file` to POST /api/v1/import; `told` hears the upload ({stage: 'sent', fraction}) and
