@@ -67,45 +67,49 @@ enum DayOneText {
         return (heading, unescaped(body), moments)
     }
 
-    /// `line` without its moments, and the moments.
+    /// `line` without its moments, and the moments. Read a Unicode scalar at a time: a caption
+    /// that starts with a combining mark or an emoji modifier makes one Character of it and the
+    /// `[` before it (as a prepended mark does of itself and the `]` after it).
     private static func takingMoments(from line: Substring) -> (String, [Moment]) {
         guard line.contains("dayone-moment:") else { return (String(line), []) }
-        var rest = ""
+        let scalars = Array(line.unicodeScalars)
+        var rest = String.UnicodeScalarView()
         var moments: [Moment] = []
-        var index = line.startIndex
-        while index < line.endIndex {
-            if line[index...].hasPrefix("!["), let found = Self.moment(in: line, at: index) {
+        var index = 0
+        while index < scalars.count {
+            if scalars[index] == "!", index + 1 < scalars.count, scalars[index + 1] == "[",
+               let found = Self.moment(in: scalars, at: index) {
                 moments.append(found.moment)
                 index = found.end
             } else {
-                rest.append(line[index])
-                index = line.index(after: index)
+                rest.append(scalars[index])
+                index += 1
             }
         }
-        return (rest, moments)
+        return (String(rest), moments)
     }
 
     /// The moment `![alt](dayone-moment://id)` starting at `start`, and where it ends.
-    private static func moment(in line: Substring, at start: Substring.Index) -> (moment: Moment, end: Substring.Index)? {
-        var index = line.index(start, offsetBy: 2)
-        var alt = ""
-        while index < line.endIndex, line[index] != "]" {
-            if line[index] == "\\", line.index(after: index) < line.endIndex {
-                alt.append(line[index])
-                index = line.index(after: index)
+    private static func moment(in scalars: [Unicode.Scalar], at start: Int) -> (moment: Moment, end: Int)? {
+        var index = start + 2
+        var alt = String.UnicodeScalarView()
+        while index < scalars.count, scalars[index] != "]" {
+            if scalars[index] == "\\", index + 1 < scalars.count {
+                alt.append(scalars[index])
+                index += 1
             }
-            alt.append(line[index])
-            index = line.index(after: index)
+            alt.append(scalars[index])
+            index += 1
         }
-        let scheme = "](dayone-moment:"
-        guard index < line.endIndex, line[index...].hasPrefix(scheme) else { return nil }
-        index = line.index(index, offsetBy: scheme.count)
-        guard let close = line[index...].firstIndex(of: ")") else { return nil }
-        let path = line[index..<close].drop { $0 == "/" }
+        let scheme = Array("](dayone-moment:".unicodeScalars)
+        guard index + scheme.count <= scalars.count, Array(scalars[index..<(index + scheme.count)]) == scheme else { return nil }
+        index += scheme.count
+        guard let close = scalars[index...].firstIndex(of: ")") else { return nil }
+        let path = String(String.UnicodeScalarView(scalars[index..<close])).drop { $0 == "/" }
         let parts = path.split(separator: "/")
         guard let identifier = parts.last, !identifier.isEmpty else { return nil }
         let kind = parts.count > 1 ? String(parts[parts.count - 2]) : "photo"
-        return (Moment(kind: kind, identifier: String(identifier), caption: unescaped(alt)), line.index(after: close))
+        return (Moment(kind: kind, identifier: String(identifier), caption: unescaped(String(alt))), close + 1)
     }
 
     /// Markdown's backslash escapes undone: `\` before ASCII punctuation stands for it alone;
