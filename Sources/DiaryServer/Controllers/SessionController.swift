@@ -75,8 +75,12 @@ struct SessionController {
         var response = try JSONResponse.make(SessionBody(user: .init(name: identity.user.name), csrfToken: csrf, setupNeeded: false,
                                                          weather: weather, trashDays: trashDays))
         if let token {
-            // The device mark again, for a browser logged in before there was one.
-            response.setCookie(SessionCookies.cookies(token: token, maxAge: Int(Accounts.sessionLifetime), secure: origins.isHTTPS(context))[1])
+            // Both cookies again, with the same lifetime: the session lives 30 days from its last
+            // use, and so do they; the device mark never outlives the session's cookie (the copy
+            // the page keeps is bound to it), and a browser logged in before there was a mark gets one.
+            for cookie in SessionCookies.cookies(token: token, maxAge: Int(Accounts.sessionLifetime), secure: origins.isHTTPS(context)) {
+                response.setCookie(cookie)
+            }
         }
         return response
     }

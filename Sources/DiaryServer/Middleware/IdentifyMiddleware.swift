@@ -38,7 +38,9 @@ struct IdentifyMiddleware: RouterMiddleware {
         let ended = SessionCookies.ended(secure: context.origin.https)
         do {
             var response = try await next(request, context)
-            response.headers.append(contentsOf: ended)
+            // A login (or setup) sent with the dead cookie sets a new session: that one stands.
+            let newSession = response.headers[values: .setCookie].contains { $0.hasPrefix(SessionCookies.session + "=") }
+            if !newSession { response.headers.append(contentsOf: ended) }
             return response
         } catch var error as APIError {
             error.headers.append(contentsOf: ended)
