@@ -12,6 +12,10 @@ import NIOCore
 struct NetworkAddress: Hashable, Sendable {
     let bytes: [UInt8]
 
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
     init?(_ text: some StringProtocol) {
         guard !text.isEmpty, text.utf8.count <= 64,
               let address = try? SocketAddress(ipAddress: String(text), port: 0)

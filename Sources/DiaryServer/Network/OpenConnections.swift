@@ -8,14 +8,16 @@ import Synchronization
 /// queue; without this, 300 clients each sending half a body filled a 128-connection server and
 /// it answered nobody until their body deadline (a minute).
 ///
-/// Which connection is the slowest: of those sending a request (its head or body begun and not
-/// all come) for at least `grace`, the one whose bytes have come at the lowest rate since its
-/// request began (a slowloris client's few bytes a second, where a browser sends a request in
-/// one go). A full server with none such waits `grace` for one, then takes the one idle the
-/// longest (a browser keeps a connection for later, and opens another when it finds it closed).
-/// An address past its share closes its own slowest sender, else the new connection is refused:
-/// its idle ones may be a writer's between two saves. A connection whose request has all come
-/// (being answered: a save, an import's work) is never closed.
+/// Which connection goes when one must: first one sending its request (its head or body begun,
+/// for at least `grace`) at less than `floorRate` over the last few seconds (a slowloris client's
+/// few bytes a second; a phone uploading a photo at 20 KB/s is far above it), the slowest first;
+/// then one with no request under way, idle for at least `grace` (a browser's kept connection,
+/// or one that never sent a byte: HTTP lets a server close those, and a browser opens another),
+/// the longest idle first, but only when no request too young to judge may yet prove slow. A
+/// request sending faster than the floor, or all come and being answered (a save, an import at
+/// work), is never cut. A full server with none that may go looks
+/// again a moment later; an address past its share with none that may go has its new connection
+/// refused. An address is an IPv4 address, or an IPv6 /64 (what one home is given).
 final class OpenConnections: Sendable {
     /// One connection, as its handler tells of it. Read and written only under `state`'s lock.
     final class Record: @unchecked Sendable {
@@ -24,7 +26,10 @@ final class OpenConnections: Sendable {
         let exempt: Bool
         /// When its request began (its first byte came), if one is coming and not all come.
         var sendingSince: NIODeadline?
-        var bytesSent = 0
+        /// The bytes of that request since `windowStart`, and its rate over the window before.
+        var windowStart = NIODeadline.now()
+        var windowBytes = 0
+        var lastRate: Double?
         /// Requests whose head has come and whose answer has not ended.
         var unanswered = 0
         var idleSince = NIODeadline.now()
@@ -35,24 +40,58 @@ final class OpenConnections: Sendable {
             self.exempt = exempt
         }
 
-        /// How slow it is to evict, lowest first; `nil`: not to be closed now.
-        func slowness(at now: NIODeadline, grace: TimeAmount) -> (sending: Bool, rate: Double)? {
-            if let since = sendingSince {
-                let elapsed = now - since
-                guard elapsed >= grace else { return nil }
-                return (true, Double(bytesSent) / (Double(elapsed.nanoseconds) / 1e9))
+        /// Bytes of a request came.
+        func sent(_ count: Int, at now: NIODeadline) {
+            if sendingSince == nil {
+                sendingSince = now
+                windowStart = now
+                windowBytes = 0
+                lastRate = nil
             }
-            guard unanswered == 0 else { return nil }
-            // Idle: the longer, the "slower".
+            windowBytes += count
+            if now - windowStart >= OpenConnections.window {
+                lastRate = Self.rate(windowBytes, since: windowStart, at: now)
+                windowStart = now
+                windowBytes = 0
+            }
+        }
+
+        /// The request has all come, or none is under way.
+        func requestEnded() {
+            sendingSince = nil
+            windowBytes = 0
+            lastRate = nil
+        }
+
+        /// Its place in the line to be closed, first first; `nil`: not to be closed now.
+        func slowness(at now: NIODeadline) -> (sending: Bool, rate: Double)? {
+            if let since = sendingSince {
+                guard now - since >= OpenConnections.grace else { return nil }
+                // Over the window under way once it is long enough to say, else the one before.
+                let current = Self.rate(windowBytes, since: windowStart, at: now)
+                let rate = now - windowStart >= OpenConnections.grace || lastRate == nil ? current : max(current, lastRate!)
+                return rate < OpenConnections.floorRate ? (true, rate) : nil
+            }
+            guard unanswered == 0, now - idleSince >= OpenConnections.grace else { return nil }
+            // Idle: the longer, the sooner.
             return (false, -Double((now - idleSince).nanoseconds))
+        }
+
+        static func rate(_ bytes: Int, since start: NIODeadline, at now: NIODeadline) -> Double {
+            Double(bytes) / max(Double((now - start).nanoseconds) / 1e9, 0.001)
         }
     }
 
     let capacity: Int
     let perClient: Int
     let trusted: TrustedProxies
-    /// How long a request may be sending before it can be taken for a slow one.
+    /// How long a request may be sending, or a connection idle, before it may be closed.
     static let grace = TimeAmount.seconds(1)
+    /// Bytes a second below which a request still coming is a slow one (a slowloris client
+    /// sends a few; the slowest phone upload, tens of thousands).
+    static let floorRate = 1_024.0
+    /// How long a request's rate is measured over.
+    static let window = TimeAmount.seconds(3)
     private let state = Mutex<[ObjectIdentifier: Record]>([:])
 
     init(capacity: Int, perClient: Int, trusted: TrustedProxies) {
@@ -65,7 +104,7 @@ final class OpenConnections: Sendable {
     /// slowest of all, when it leaves no room; or closes `channel` itself when nothing else may go.
     func opened(_ channel: any Channel) -> Record {
         let address = channel.remoteAddress.flatMap(NetworkAddress.init)
-        let record = Record(channel: channel, address: address, exempt: address.map(trusted.trusts) ?? true)
+        let record = Record(channel: channel, address: address.map(Self.share), exempt: address.map(trusted.trusts) ?? true)
         var closing: [any Channel] = []
         state.withLock { records in
             records[ObjectIdentifier(record)] = record
@@ -75,30 +114,24 @@ final class OpenConnections: Sendable {
                 if theirs.count > perClient {
                     // (Out of the count at once: it closes a moment later, and the next one must
                     // not pick it again.)
-                    // Its slowest sending; else the new one is refused (its idle ones may be a
-                    // writer's, between two saves).
-                    let slowest = Self.slowest(among: theirs, besides: record, at: now)
-                    let going = slowest?.sendingSince != nil ? slowest! : record
+                    let going = Self.slowest(among: theirs, besides: record, at: now) ?? record
                     records[ObjectIdentifier(going)] = nil
                     closing.append(going.channel)
                 }
             }
         }
         for channel in closing { channel.close(promise: nil) }
-        if closing.isEmpty { makeRoom(on: channel.eventLoop, besides: record, idleToo: false) }
+        if closing.isEmpty { makeRoom(on: channel.eventLoop, besides: record) }
         return record
     }
 
     /// Full (once `new` is in, the next client would wait in the kernel's queue): closes the
-    /// slowest connection sending a request. When none may go yet (every request too young to
-    /// judge), looks again once one may, and then closes the longest idle if none is sending: a
-    /// full server is never left full of slow clients for their whole deadline, and a writer's
-    /// idle connection is not taken while a slow client's could be.
-    private func makeRoom(on eventLoop: any EventLoop, besides new: Record?, idleToo: Bool) {
+    /// first connection in line to go. When none may go yet, looks again a moment later: a full
+    /// server is never left full of slow clients for their whole deadline.
+    private func makeRoom(on eventLoop: any EventLoop, besides new: Record?) {
         let (full, slowest) = state.withLock { records -> (Bool, Record?) in
             guard records.count >= capacity else { return (false, nil) }
-            var going = Self.slowest(among: Array(records.values), besides: new, at: .now())
-            if let found = going, !idleToo, found.sendingSince == nil { going = nil }
+            let going = Self.slowest(among: Array(records.values), besides: new, at: .now())
             if let going { records[ObjectIdentifier(going)] = nil }
             return (true, going)
         }
@@ -106,8 +139,15 @@ final class OpenConnections: Sendable {
         if let slowest {
             slowest.channel.close(promise: nil)
         } else {
-            eventLoop.scheduleTask(in: Self.grace) { [self] in makeRoom(on: eventLoop, besides: nil, idleToo: true) }
+            eventLoop.scheduleTask(in: .milliseconds(250)) { [self] in makeRoom(on: eventLoop, besides: nil) }
         }
+    }
+
+    /// What an address's share is counted by: an IPv4 address, or an IPv6 /64, which one home
+    /// or phone is given whole.
+    static func share(_ address: NetworkAddress) -> NetworkAddress {
+        guard address.bytes.count == 16 else { return address }
+        return NetworkAddress(bytes: Array(address.bytes.prefix(8)) + Array(repeating: 0, count: 8))
     }
 
     func closed(_ record: Record) {
@@ -123,12 +163,19 @@ final class OpenConnections: Sendable {
 
     private static func slowest(among records: [Record], besides new: Record?, at now: NIODeadline) -> Record? {
         var found: (record: Record, sending: Bool, rate: Double)?
+        var judgedSoon = false
         for record in records where record !== new {
-            guard let (sending, rate) = record.slowness(at: now, grace: grace) else { continue }
+            guard let (sending, rate) = record.slowness(at: now) else {
+                if let since = record.sendingSince, now - since < grace { judgedSoon = true }
+                continue
+            }
             // Any connection sending slowly goes before an idle one.
             if let best = found, (best.sending && !sending) || (best.sending == sending && best.rate <= rate) { continue }
             found = (record, sending, rate)
         }
+        // An idle connection (a writer's, between two saves) is not closed while requests too
+        // young to judge may yet prove slow: they are waited for (a moment) instead.
+        if let found, !found.sending, judgedSoon { return nil }
         return found?.record
     }
 }
@@ -161,18 +208,14 @@ final class ConnectionShare: ChannelDuplexHandler, RemovableChannelHandler {
     /// Bytes came, before the decoder made anything of them.
     fileprivate func arrived(_ count: Int) {
         guard let record else { return }
-        connections.update(record) { record in
-            if record.sendingSince == nil { record.sendingSince = .now() }
-            record.bytesSent += count
-        }
+        connections.update(record) { $0.sent(count, at: .now()) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .end = unwrapInboundIn(data), let record {
             // The request has all come: it is being answered, not sent.
             connections.update(record) { record in
-                record.sendingSince = nil
-                record.bytesSent = 0
+                record.requestEnded()
                 record.unanswered += 1
             }
         }
