@@ -122,6 +122,21 @@ def test_the_weather_is_attached_after_the_answer_without_changing_the_version(w
     assert len(open_meteo.requests) == 1, "an entry without a place asks for no weather"
 
 
+def test_a_backdated_entry_gets_no_weather_of_now(weather_api, open_meteo):
+    """The provider knows the weather of now, not of then: an entry dated days ago (written the
+    next morning about the evening before) gets none, as `diary new` gives it none; one dated a
+    few minutes ago is still now."""
+    import datetime
+    now = datetime.datetime.now(datetime.timezone.utc)
+    then = (now - datetime.timedelta(days=3)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    backdated = weather_api.create("Last Tuesday", "Rained, I think.", location=SEOUL, createdAt=then)
+    recent = (now - datetime.timedelta(minutes=10)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    just_now = weather_api.create("Ten minutes ago", "Still raining.", location=SEOUL, createdAt=recent)
+    assert wait_for_weather(weather_api, just_now["id"])["weather"] is not None
+    assert len(open_meteo.requests) == 1, "the backdated entry asked the provider for the weather of now"
+    assert weather_api.get(f"/api/v1/entries/{backdated['id']}").json()["weather"] is None
+
+
 def test_the_weather_survives_an_edit_and_the_trash(weather_api, open_meteo):
     entry = weather_api.create("Rain", "x", location=SEOUL)
     wait_for_weather(weather_api, entry["id"])

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The weather where and when an entry was written, as a provider reported it.
 public struct Weather: Sendable, Hashable, Codable {
     public var provider: String
@@ -62,5 +64,19 @@ public struct Coordinates: Sendable, Hashable, Codable {
         let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]) else { return nil }
         self.init(latitude: latitude, longitude: longitude)
+    }
+}
+
+extension Weather {
+    /// How far from now an entry's moment may be for the weather of now to be its weather.
+    public static let nowSpan: TimeInterval = 3600
+
+    /// Whether the weather of now is the weather of an entry written at `moment` (`nil`: now). A
+    /// provider knows the weather of now, not of then: an entry dated at another moment (written
+    /// the next morning about the evening before) gets none, from the web app, the API and the
+    /// command line alike.
+    public static func ofNowFits(_ moment: Date?, now: Date = Date()) -> Bool {
+        guard let moment else { return true }
+        return abs(moment.timeIntervalSince(now)) <= nowSpan
     }
 }

@@ -165,7 +165,7 @@ struct EntriesController {
         let entry = try await store.create(text, id: input.id ?? UUID(), location: place, basedOn: input.basedOn, at: moment,
                                            tags: input.tags, starred: input.starred, photos: PhotoInput.photos(input.photos),
                                            timeZone: input.timeZone)
-        if let place, let weather { weather.record(for: entry, at: place, in: store) }
+        if let place, let weather, Weather.ofNowFits(moment) { weather.record(for: entry, at: place, in: store) }
         return JSONResponse.entry(entry, status: .created, location: true)
     }
 

@@ -80,7 +80,7 @@ struct NewCommand: AsyncParsableCommand {
             if !added.contains(where: { $0.id == photo.id }) { added.append(EntryPhoto(id: photo.id)) }
         }
         // A backdated entry gets no weather: the provider knows the weather of now, not of then.
-        let provider = place == nil || moment != nil
+        let provider = place == nil || !Weather.ofNowFits(moment)
             ? nil : try WeatherSettings.provider(choice: weather, environment: ProcessInfo.processInfo.environment)
         // Saved first: the weather is a bonus that a slow or failing provider must not cost.
         let entry = try await store.create(text, id: UUID(), location: place, at: moment, tags: tags, starred: star,
@@ -94,7 +94,7 @@ struct NewCommand: AsyncParsableCommand {
             + (added.isEmpty ? "" : added.count == 1 ? " with a photo" : " with \(added.count) photos")
         guard let place, let provider else {
             Output.print("Saved \(shortID)\(when).")
-            if location != nil, moment != nil { Output.print("No weather: it is known for now, not for the entry's date.") }
+            if location != nil, !Weather.ofNowFits(moment) { Output.print("No weather: it is known for now, not for the entry's date.") }
             return
         }
         // Said at once: the writer is not kept waiting on the provider to know the entry is safe.
