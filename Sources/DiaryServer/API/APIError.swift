@@ -77,8 +77,11 @@ struct APIError: HTTPResponseError {
         switch error {
         case .blank:
             APIError(status: .unprocessableContent, code: .blankEntry, message: error.description)
-        case .badTag, .tooManyTags, .momentOutOfRange:
+        case .badTag, .tooManyTags:
             APIError(status: .unprocessableContent, code: .badTags, message: error.description)
+        case .momentOutOfRange:
+            // A date is not a tag: it once shared `bad_tags`, which sent a client to the wrong field.
+            APIError(status: .unprocessableContent, code: .badDate, message: error.description)
         case .badFilter:
             APIError(status: .badRequest, code: .badRequest, message: error.description)
         case .titleTooLong, .bodyTooLong:
