@@ -114,17 +114,17 @@ extension Request {
     private mutating func jsonBody() async throws -> ByteBuffer {
         let contentType = headers[.contentType]?.lowercased() ?? ""
         guard contentType.hasPrefix("application/json") else {
-            throw APIError(status: .unsupportedMediaType, code: "unsupported_media_type",
+            throw APIError(status: .unsupportedMediaType, code: .unsupportedMediaType,
                            message: "Send the entry as JSON, with Content-Type: application/json.")
         }
         if let length = headers[.contentLength].flatMap(Int.init), length > APILimits.maximumRequestBytes {
-            throw APIError(status: .contentTooLarge, code: "too_large", message: APILimits.tooLargeMessage)
+            throw APIError(status: .contentTooLarge, code: .tooLarge, message: APILimits.tooLargeMessage)
         }
         do {
             return try await collectBody(upTo: APILimits.maximumRequestBytes)
         } catch is NIOTooManyBytesError {
             // A chunked body has no Content-Length to refuse it by up front.
-            throw APIError(status: .contentTooLarge, code: "too_large", message: APILimits.tooLargeMessage)
+            throw APIError(status: .contentTooLarge, code: .tooLarge, message: APILimits.tooLargeMessage)
         }
     }
 
@@ -135,7 +135,7 @@ extension Request {
         } catch let error as DecodingError {
             // JSONDecoder says only "not valid JSON" of half a surrogate pair: name it.
             if let offset = LoneSurrogates.firstOffset(in: data) {
-                throw APIError(status: .badRequest, code: "not_text",
+                throw APIError(status: .badRequest, code: .notText,
                                message: "The body cannot be stored as text: \(LoneSurrogates.reason(at: offset)).")
             }
             throw APIError.badRequest(Self.describe(error))

@@ -23,12 +23,12 @@ enum UploadedFile {
     /// as long as the `NamelessFile` does.
     static func receiveFile(_ request: Request, limit: Int, tooLarge: String) async throws -> NamelessFile {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
-            throw APIError(status: .contentTooLarge, code: "too_large", message: tooLarge)
+            throw APIError(status: .contentTooLarge, code: .tooLarge, message: tooLarge)
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("diary-upload-\(UUID().uuidString)").path
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw APIError(status: .insufficientStorage, code: "disk_full",
+            throw APIError(status: .insufficientStorage, code: .diskFull,
                            message: "The server could not make room for the upload; nothing was changed. Try again later.")
         }
         unlink(path)
@@ -36,7 +36,7 @@ enum UploadedFile {
         for try await buffer in request.body {
             file.size += buffer.readableBytes
             // A chunked body has no Content-Length to refuse it by up front.
-            guard file.size <= limit else { throw APIError(status: .contentTooLarge, code: "too_large", message: tooLarge) }
+            guard file.size <= limit else { throw APIError(status: .contentTooLarge, code: .tooLarge, message: tooLarge) }
             try buffer.withUnsafeReadableBytes { bytes in try writeAll(bytes, to: descriptor) }
         }
         return file
@@ -48,7 +48,7 @@ enum UploadedFile {
             let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw APIError(status: .insufficientStorage, code: "disk_full",
+                throw APIError(status: .insufficientStorage, code: .diskFull,
                                message: "The server's disk is full: the upload was not kept, and everything saved before is intact.")
             }
             offset += written
@@ -86,7 +86,7 @@ final class NamelessFile: @unchecked Sendable {
     func mapped() throws -> Data {
         guard size > 0 else { return Data() }
         guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
-            throw APIError(status: .insufficientStorage, code: "disk_full",
+            throw APIError(status: .insufficientStorage, code: .diskFull,
                            message: "The server could not read the upload back; nothing was changed. Try again later.")
         }
         return Data(bytesNoCopy: mapped, count: size, deallocator: .custom { pointer, count in _ = munmap(pointer, count) })

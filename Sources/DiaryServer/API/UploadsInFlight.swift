@@ -9,24 +9,24 @@ import Synchronization
 final class UploadsInFlight: Sendable {
     /// The web app sends one photo at a time; four leave room for a second device and a retry
     /// whose first try has not yet ended.
-    static let photos = UploadsInFlight(perUser: 4, overall: nil, code: "too_many_uploads",
+    static let photos = UploadsInFlight(perUser: 4, overall: nil, code: .tooManyUploads,
                                         busy: "You are sending 4 photos at once already; send this one when one of them is done.")
     /// An import is a whole diary, parsed in memory: one at a time on the server (bench/RESULTS.md:
     /// a 2 GB Day One ZIP takes half a minute).
-    static let imports = UploadsInFlight(perUser: 1, overall: 1, code: "import_running",
+    static let imports = UploadsInFlight(perUser: 1, overall: 1, code: .importRunning,
                                          busy: "An import is running already; wait for it to finish, then import this file.",
                                          busyEverywhere: "The server is importing another diary; try again in a minute.")
 
     let perUser: Int
     let overall: Int?
-    let code: String
+    let code: APIErrorCode
     /// What this user hears when they have `perUser` running already.
     let busy: String
     /// What they hear when everyone together has `overall` running.
     let busyEverywhere: String
     private let counts = Mutex<[UserID: Int]>([:])
 
-    init(perUser: Int, overall: Int?, code: String, busy: String, busyEverywhere: String? = nil) {
+    init(perUser: Int, overall: Int?, code: APIErrorCode, busy: String, busyEverywhere: String? = nil) {
         self.perUser = perUser
         self.overall = overall
         self.code = code

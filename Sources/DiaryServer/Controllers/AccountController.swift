@@ -23,7 +23,7 @@ struct AccountController {
     static func requireSession(_ context: Context) throws -> User {
         guard case .session(let session, _) = context.identity else {
             if context.identity == nil { throw APIError.unauthenticated }
-            throw APIError(status: .forbidden, code: "session_required",
+            throw APIError(status: .forbidden, code: .sessionRequired,
                            message: "Passwords, devices and access tokens are managed from the diary's own page, not with an access token.")
         }
         return session.user
@@ -51,12 +51,12 @@ struct AccountController {
         let subjects = ["name:" + User.nameKey(user.name), "address:" + context.clientAddress]
         guard let attempt = try await accounts.reserveLoginAttempt(subjects, allowed: SessionController.allowedFailures,
                                                                    within: SessionController.throttleWindow) else {
-            throw APIError(status: .tooManyRequests, code: "too_many_attempts",
+            throw APIError(status: .tooManyRequests, code: .tooManyAttempts,
                            message: "Too many wrong passwords: wait 15 minutes, then try again.",
                            headers: [.retryAfter: String(Int(SessionController.throttleWindow))])
         }
         guard let verified = try await accounts.verify(name: user.name, password: change.currentPassword), verified.id == user.id else {
-            throw APIError(status: .badRequest, code: "wrong_password", message: "The current password is wrong.")
+            throw APIError(status: .badRequest, code: .wrongPassword, message: "The current password is wrong.")
         }
         try await accounts.loginSucceeded(attempt)
         var keep: String?  // always a session here (requireSession)
@@ -94,7 +94,7 @@ struct AccountController {
     @Sendable func endSession(_ request: Request, context: Context) async throws -> Response {
         let user = try Self.requireSession(context)
         guard let id = context.parameters.get("session"), try await accounts.endSession(id: id, of: user) else {
-            throw APIError(status: .notFound, code: "not_found", message: "No signed-in device of yours has this id; it may have signed out already.")
+            throw APIError(status: .notFound, code: .notFound, message: "No signed-in device of yours has this id; it may have signed out already.")
         }
         return Response(status: .noContent)
     }
@@ -130,7 +130,7 @@ struct AccountController {
     @Sendable func revokeToken(_ request: Request, context: Context) async throws -> Response {
         let user = try Self.requireSession(context)
         guard let id = context.parameters.get("token"), try await accounts.revokeToken(id: id, of: user) else {
-            throw APIError(status: .notFound, code: "not_found", message: "You have no access token with this id; it may have been revoked already.")
+            throw APIError(status: .notFound, code: .notFound, message: "You have no access token with this id; it may have been revoked already.")
         }
         return Response(status: .noContent)
     }

@@ -208,7 +208,7 @@ struct EntriesController {
     /// The `If-Match` every change must send: the version it is based on, or `*`.
     private static func precondition(_ request: Request) throws -> IfMatch {
         guard let precondition = request.ifMatch else {
-            throw APIError(status: .preconditionRequired, code: "precondition_required",
+            throw APIError(status: .preconditionRequired, code: .preconditionRequired,
                            message: "Send If-Match with the version the change is based on (the entry's ETag), so no other change is overwritten.")
         }
         if case .unreadable = precondition {

@@ -14,7 +14,7 @@ struct ExportController {
     typealias Context = DiaryRequestContext
     let diaries: @Sendable (UserID) -> Diary
     /// A ZIP takes the server's disk and a core while it is made: one per writer, two at once.
-    let zips = UploadsInFlight(perUser: 1, overall: 2, code: "export_running",
+    let zips = UploadsInFlight(perUser: 1, overall: 2, code: .exportRunning,
                                busy: "A ZIP of this diary is being made already; download it, then ask again.")
 
     func addRoutes(to group: RouterGroup<Context>) {
@@ -87,7 +87,7 @@ struct ExportController {
         } catch let error as any StorageFailure {
             throw error
         } catch {
-            throw APIError(status: .insufficientStorage, code: "disk_full",
+            throw APIError(status: .insufficientStorage, code: .diskFull,
                            message: "The server could not make the ZIP (its disk may be full); nothing was changed. Try again later, or download the JSON.")
         }
         guard let file = NamelessFile.opening(path) else { throw APIError.from(CocoaError(.fileReadUnknown)) }

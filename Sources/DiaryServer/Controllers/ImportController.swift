@@ -140,7 +140,7 @@ struct ImportController {
         var done: Int?
         var of: Int?
         var report: ReportJSON?
-        var error: String?
+        var error: APIErrorCode?
         var message: String?
     }
 
@@ -173,23 +173,23 @@ struct ImportController {
     static func apiError(_ error: any Error, asked: Bool) -> APIError {
         switch error {
         case ImportError.unknownFormat, ZipImportError.noDiary(_):
-            return APIError(status: .unsupportedMediaType, code: "unknown_format", message: String(describing: error))
+            return APIError(status: .unsupportedMediaType, code: .unknownFormat, message: String(describing: error))
         case ImportError.notThisFormat(let format) where asked:
-            return APIError(status: .unprocessableContent, code: "bad_import",
+            return APIError(status: .unprocessableContent, code: .badImport,
                             message: "The file is not what format=\(format.rawValue) reads; leave format out to let Diary tell the format from the content. Nothing was imported.")
         case ImportError.notThisFormat(let format):
-            return APIError(status: .unprocessableContent, code: "bad_import",
+            return APIError(status: .unprocessableContent, code: .badImport,
                             message: "The file looks like \(format.named) but cannot be read as one: check that it is the whole file, as its app wrote it (UTF-8 text). Nothing was imported.")
         case let error as ImportError:
-            return APIError(status: .unprocessableContent, code: "bad_import", message: error.description)
+            return APIError(status: .unprocessableContent, code: .badImport, message: error.description)
         case let error as ZipImportError:
-            if case .tooLarge = error { return APIError(status: .contentTooLarge, code: "too_large", message: error.description) }
-            return APIError(status: .unprocessableContent, code: "bad_import", message: error.description)
+            if case .tooLarge = error { return APIError(status: .contentTooLarge, code: .tooLarge, message: error.description) }
+            return APIError(status: .unprocessableContent, code: .badImport, message: error.description)
         case let error as DayOneZipError:
-            return APIError(status: .unprocessableContent, code: "bad_import", message: error.description)
+            return APIError(status: .unprocessableContent, code: .badImport, message: error.description)
         case let error as ImportFileError:
-            if case .unreadable = error { return APIError(status: .unprocessableContent, code: "bad_import", message: error.description) }
-            return APIError(status: .contentTooLarge, code: "too_large", message: error.description)
+            if case .unreadable = error { return APIError(status: .unprocessableContent, code: .badImport, message: error.description) }
+            return APIError(status: .contentTooLarge, code: .tooLarge, message: error.description)
         case let error as EntryError:
             // A record the file holds that no entry may be (blank, too long…): named by the import
             // where it can; nothing was imported.

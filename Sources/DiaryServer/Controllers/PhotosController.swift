@@ -119,7 +119,7 @@ struct PhotoJSON: Encodable {
 }
 
 extension APIError {
-    static let noSuchPhoto = APIError(status: .notFound, code: "not_found", message: "There is no such photo in this diary.")
+    static let noSuchPhoto = APIError(status: .notFound, code: .notFound, message: "There is no such photo in this diary.")
 }
 
 extension HTTPField.Name {

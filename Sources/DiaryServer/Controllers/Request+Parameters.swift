@@ -81,7 +81,7 @@ extension Request {
     func cursor() throws -> EntryCursor? {
         guard let token = formValue("cursor") else { return nil }
         guard let cursor = EntryCursor(token: token) else {
-            throw APIError(status: .badRequest, code: "invalid_cursor",
+            throw APIError(status: .badRequest, code: .invalidCursor,
                            message: "The cursor is not one this server gave; start again from the first page.")
         }
         return cursor

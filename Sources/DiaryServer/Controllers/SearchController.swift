@@ -46,10 +46,10 @@ struct SearchController {
     static func answer(_ refusal: SearchGate.Refusal, limits: SearchLimits) -> APIError {
         var error = switch refusal {
         case .timedOut:
-            APIError(status: .serviceUnavailable, code: "search_timeout",
+            APIError(status: .serviceUnavailable, code: .searchTimeout,
                      message: "The search took longer than \(limits.timeout.inWords) and was stopped. Try fewer words, or longer ones.")
         case .busy:
-            APIError(status: .serviceUnavailable, code: "search_busy",
+            APIError(status: .serviceUnavailable, code: .searchBusy,
                      message: "The server is busy with other searches. Try again in a moment.")
         }
         error.headers[.retryAfter] = "1"
@@ -59,10 +59,10 @@ struct SearchController {
 
 extension SearchError {
     /// The API's name for it.
-    var code: String {
+    var code: APIErrorCode {
         switch self {
-        case .tooLong: "query_too_long"
-        case .tooManyWords: "too_many_words"
+        case .tooLong: .queryTooLong
+        case .tooManyWords: .tooManyWords
         }
     }
 }

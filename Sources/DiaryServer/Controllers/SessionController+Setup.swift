@@ -35,9 +35,9 @@ extension SessionController {
 
 extension APIError {
     static let setupCodeNeeded = APIError(
-        status: .forbidden, code: "setup_code",
+        status: .forbidden, code: .setupCode,
         message: "Only this diary's owner may set it up from another computer: enter the setup code that `diary serve` printed in its terminal when it started.")
     static let wrongSetupCode = APIError(
-        status: .forbidden, code: "setup_code",
+        status: .forbidden, code: .setupCode,
         message: "That setup code is not the one `diary serve` printed in its terminal when it started (a new code is printed at each start).")
 }

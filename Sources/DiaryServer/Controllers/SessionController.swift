@@ -94,7 +94,7 @@ struct SessionController {
         // (No name longer than 64 characters is an account's: the rest is not kept.)
         let subjects = ["name:" + User.nameKey(String(credentials.name.prefix(65))), "address:" + context.clientAddress]
         guard let attempt = try await accounts.reserveLoginAttempt(subjects, allowed: Self.allowedFailures, within: Self.throttleWindow) else {
-            throw APIError(status: .tooManyRequests, code: "too_many_attempts",
+            throw APIError(status: .tooManyRequests, code: .tooManyAttempts,
                            message: "Too many failed logins: wait 15 minutes, then try again.",
                            headers: [.retryAfter: String(Int(Self.throttleWindow))])
         }
@@ -104,7 +104,7 @@ struct SessionController {
                                                                label: DeviceLabel.from(userAgent: request.headers[.userAgent]))
         else {
             // One message whether or not the name exists.
-            throw APIError(status: .unauthorized, code: "bad_login", message: "The name or the password is wrong.")
+            throw APIError(status: .unauthorized, code: .badLogin, message: "The name or the password is wrong.")
         }
         try await accounts.loginSucceeded(attempt)
         return try sessionResponse(token: token, session: session, context: context, status: .ok)
@@ -167,5 +167,5 @@ struct SessionController {
 }
 
 extension APIError {
-    static let setupGone = APIError(status: .notFound, code: "not_found", message: "This diary is set up already: log in instead.")
+    static let setupGone = APIError(status: .notFound, code: .notFound, message: "This diary is set up already: log in instead.")
 }

@@ -44,12 +44,12 @@ extension HTTPField.Name {
 }
 
 extension APIError {
-    static let missingHost = APIError(status: .badRequest, code: "missing_host",
+    static let missingHost = APIError(status: .badRequest, code: .missingHost,
                                       message: "The request needs one Host header, with the address of the diary, as every browser sends.")
 
     static func unknownHost(_ host: String) -> APIError {
         let shown = host.count > 100 ? host.prefix(100) + "…" : host[...]
-        return APIError(status: .misdirectedRequest, code: "unknown_host",
+        return APIError(status: .misdirectedRequest, code: .unknownHost,
                         message: "This diary does not answer to the name \(shown). If that is its address, start `diary serve` with --host-name and that name.")
     }
 }

@@ -157,7 +157,7 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The same `{error, message}` body as every other API error, then the connection closes.
     private static func refuse(context: ChannelHandlerContext, message: String) {
-        let body = ByteBuffer(string: #"{"error":"request_timeout","message":"\#(message)"}"#)
+        let body = ByteBuffer(string: #"{"error":"\#(APIErrorCode.requestTimeout.rawValue)","message":"\#(message)"}"#)
         let head = HTTPResponse(status: .requestTimeout, headerFields: [
             .contentType: "application/json; charset=utf-8",
             .contentLength: String(body.readableBytes),

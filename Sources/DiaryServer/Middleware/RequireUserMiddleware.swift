@@ -13,7 +13,7 @@ struct RequireUserMiddleware: RouterMiddleware {
         if case .session(let session, _) = identity, !request.method.isSafe {
             try origins.check(request, context)
             guard request.headers[.csrfToken] == session.csrfToken else {
-                throw APIError(status: .forbidden, code: "csrf", message: "This request did not come from the diary's own page; reload the page and try again.")
+                throw APIError(status: .forbidden, code: .csrf, message: "This request did not come from the diary's own page; reload the page and try again.")
             }
         }
         return try await next(request, context)
@@ -53,6 +53,6 @@ extension HTTPField.Name {
 }
 
 extension APIError {
-    static let unauthenticated = APIError(status: .unauthorized, code: "unauthenticated", message: "Log in to read and write this diary.")
-    static let crossOrigin = APIError(status: .forbidden, code: "csrf", message: "This request came from another site, and was refused.")
+    static let unauthenticated = APIError(status: .unauthorized, code: .unauthenticated, message: "Log in to read and write this diary.")
+    static let crossOrigin = APIError(status: .forbidden, code: .csrf, message: "This request came from another site, and was refused.")
 }
