@@ -17,7 +17,7 @@ import requests
 import diary_api
 from diary_api import Api, assert_error, auth_headers, check_exchange
 from diary_harness import wait_for
-from test_import_formats import DAY_ONE, day_one_zip, hostile_day_one_zips
+from test_import_formats import DAY_ONE, costly_day_one_zip, day_one_zip, hostile_day_one_zips
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import photo_files  # noqa: E402
@@ -139,6 +139,12 @@ def test_hostile_zips_are_refused_and_nothing_is_kept_or_written_outside(api, tm
     assert "Nothing was imported" in told[-1]["message"]
     assert [row["id"] for row in entries(api)] == [mine["id"]]
     assert not (tmp_path.parent / "escaped.txt").exists()
+
+
+def test_a_zip_whose_photos_unpack_to_far_more_than_its_size_is_too_large(api, tmp_path):
+    payload = assert_error(send(api, costly_day_one_zip(tmp_path).read_bytes()), 413, "too_large")
+    assert "photos unpack to more than" in payload["message"] and "Nothing was imported" in payload["message"], payload
+    assert entries(api) == []
 
 
 def test_a_zip_over_the_photo_allowance_imports_nothing(start_server, tmp_path):

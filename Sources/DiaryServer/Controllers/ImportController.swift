@@ -175,7 +175,10 @@ struct ImportController {
         case let error as ImportError:
             return APIError(status: .unprocessableContent, code: "bad_import", message: error.description)
         case let error as ZipImportError:
-            if case .tooLarge = error { return APIError(status: .contentTooLarge, code: "too_large", message: error.description) }
+            switch error {
+            case .tooLarge, .photosUnpackTooMuch: return APIError(status: .contentTooLarge, code: "too_large", message: error.description)
+            default: break
+            }
             return APIError(status: .unprocessableContent, code: "bad_import", message: error.description)
         case let error as DayOneZipError:
             return APIError(status: .unprocessableContent, code: "bad_import", message: error.description)
