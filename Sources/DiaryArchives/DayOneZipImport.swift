@@ -59,10 +59,14 @@ struct DayOneZipImport {
             file.notKept.add(journal.notKept)
         }
         guard journalsRead > 0 else { throw ZipImportError.noDiary(zip) }
+        // Day One writes its journals at the ZIP's top: JSON in a folder is counted, not read.
+        file.notKept.add("JSON file in a folder of the ZIP (not read: Day One's journals are at its top)",
+                         members.keys.filter { !Self.isJournal($0) && $0.lowercased().hasSuffix(".json") }.count)
         // Photos by their file's name without its extension (Day One's md5).
         var byName: [String: ZipFile.Member] = [:]
         for (name, member) in members where name.hasPrefix("photos/") {
-            byName[String(name.dropFirst("photos/".count).prefix { $0 != "." }).lowercased()] = member
+            let md5 = String(name.dropFirst("photos/".count).prefix { $0 != "." }).lowercased()
+            if let other = byName.updateValue(member, forKey: md5) { throw ZipImportError.samePhoto(zip, other.name, name) }
         }
         var read: [String: StoredPhoto] = [:]  // by md5: a photo placed in two entries is read once
         let toKeep = Set(file.photos.joined().map(\.file)).filter { byName[$0] != nil }.count

@@ -28,10 +28,11 @@ struct ZipImport {
 
     /// The ZIP at `path` (named `zip` in messages), and its files by name, once every name, kind,
     /// size and place is checked: any file that climbs out of its folder, a link, a file larger
-    /// than it may be, or files that overlap refuses the whole ZIP.
+    /// than it may be, files that overlap, or two files of one name refuses the whole ZIP.
     static func open(_ path: String, zip: String, maximumJSONBytes: Int) throws -> (ZipFile, [String: ZipFile.Member]) {
         let file = try ZipFile.open(path, zip: zip, maximumMembers: maximumMembers)
         var members: [String: ZipFile.Member] = [:]
+        var names: [String: String] = [:]  // each name as a case-insensitive disk sees it
         for member in file.members {
             let name = member.name
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
@@ -43,7 +44,16 @@ struct ZipImport {
             // lies about it is stopped as it is inflated).
             let limit = name.hasPrefix("photos/") ? DiaryPhotos.maximumUploadBytes : maximumJSONBytes
             guard member.size <= UInt64(limit) else { throw ZipImportError.tooLarge(zip, name, limit) }
-            if member.kind == .file { members[name] = member }
+            guard member.kind == .file else { continue }
+            // Two files of one name (or of names that differ only in case, or in how an accent
+            // is written, which a Mac's or Windows' disk holds as one): which is meant cannot be
+            // told, and the one not read would go unsaid.
+            if let other = names.updateValue(name, forKey: name.lowercased()) {
+                throw ZipImportError.unsafe(zip, other == name
+                    ? "it holds two files named \"\(name)\", and Diary cannot tell which one is meant: make the ZIP again with one"
+                    : "it holds \"\(other)\" and \"\(name)\", one name but for its case, and Diary cannot tell which one is meant: make the ZIP again with one")
+            }
+            members[name] = member
         }
         return (file, members)
     }
@@ -66,7 +76,8 @@ struct ZipImport {
         var byName: [PhotoID: ZipFile.Member] = [:]
         for (name, member) in members where name.hasPrefix("photos/") {
             let file = name.dropFirst("photos/".count)
-            if let id = PhotoID(file.prefix { $0 != "." }) { byName[id] = member }
+            guard let id = PhotoID(file.prefix { $0 != "." }) else { continue }
+            if let other = byName.updateValue(member, forKey: id) { throw ZipImportError.samePhoto(zip, other.name, name) }
         }
         let named = Array(Set(entries.flatMap { $0.photos.map(\.id) }))
         let held = try await kept.photos.rows.photos(ids: named)
@@ -82,6 +93,9 @@ struct ZipImport {
         }
         // A photo whose bytes changed as it was kept (metadata taken out) has a new name.
         var file = ImportedFile(format: .diary, entries: entries)
+        // Another journal beside diary.json is not Diary's to read here, but never passed over unsaid.
+        file.notKept.add("JSON file beside diary.json (not read: import it on its own)",
+                         members.keys.filter { $0 != "diary.json" && $0.lowercased().hasSuffix(".json") }.count)
         for (index, entry) in entries.enumerated() {
             try file.attach(entry.photos.map { photo in
                 guard let kept = renamed[photo.id] else { return photo }
@@ -99,6 +113,8 @@ public enum ZipImportError: Error, CustomStringConvertible {
     case tooLarge(String, String, Int)
     /// The photos of the ZIP unpack to more than it may (`ZipFile.photoBytesLeft`), together.
     case photosUnpackTooMuch(String, Int)
+    /// Two files of the ZIP hold the same photo (by its name without the extension).
+    case samePhoto(String, String, String)
     case badPhoto(String, String, String)
     /// A member that cannot be unpacked, and why in words.
     case unreadableMember(String, String, String)
@@ -117,6 +133,8 @@ public enum ZipImportError: Error, CustomStringConvertible {
             "\(path) is refused: \"\(member)\" is larger than \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .memory)) once unpacked. Nothing was imported."
         case .photosUnpackTooMuch(let path, let limit):
             "\(path) is refused: its photos unpack to more than \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .memory)) together, 4 times the ZIP's size and 64 MB more: photos barely compress, so this ZIP was made to cost work (a ZIP bomb). Nothing was imported."
+        case .samePhoto(let path, let one, let other):
+            "\(path) is refused: \"\(one)\" and \"\(other)\" are both the same photo, and Diary cannot tell which one is meant: make the ZIP again with one. Nothing was imported."
         case .badPhoto(let path, let member, let why):
             "\(path): \"\(member)\" cannot be kept: \(why) Nothing was imported."
         }
