@@ -328,6 +328,15 @@ def test_a_file_of_more_records_than_a_diary_has_is_refused_before_it_is_parsed(
     assert entries(api) == []
 
 
+def test_json_that_is_not_entries_is_refused_before_the_server_reads_it(api):
+    """Lists within lists hold no record for the count to refuse, and would take 180 times their
+    size once read: refused by their shape, before they are parsed, saying what they hold."""
+    body = b"[" + b",".join([b"[[[[[1]]]]]"] * 200_000) + b"]"
+    payload = assert_error(send(api, body), 422, "bad_import")
+    assert "1,200,001 values, about one every 2 bytes" in payload["message"] and "smaller files" in payload["message"], payload
+    assert entries(api) == []
+
+
 def test_a_damaged_file_is_not_blamed_on_a_format_the_writer_never_named(api):
     payload = assert_error(send(api, b"[2020-01-01 10:00] Latin-1 caf\xe9\n"), 422, "bad_import")
     assert "format=" not in payload["message"] and "jrnl journal" in payload["message"], payload

@@ -26,7 +26,8 @@ struct ImportController {
     /// A 20-year diary with its photos, as a ZIP: a few gigabytes at most.
     static let maximumBytes = 4 << 30
     /// A file of entries (a JSON, a journal, a ZIP's journal) is parsed whole, at about four
-    /// times its size: a 20-year diary's JSON is about 200 MB. Larger ones are `diary import`'s.
+    /// times its size for entries of words (at most `JSONCost.factor` times): a 20-year diary's
+    /// JSON is about 200 MB. Larger ones are `diary import`'s.
     static let maximumTextBytes = 256 << 20
     /// Parsed whole, each record costs memory beyond its bytes (a few KB: a million tiny records
     /// in 55 MB took 3.5 GB): a file may hold at most this many (its objects, counted before it
