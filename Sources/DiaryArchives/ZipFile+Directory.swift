@@ -29,7 +29,7 @@ extension ZipFile {
             throw ZipImportError.unsafe(zip, "it holds more than \(maximumMembers.formatted()) files")
         }
         guard length <= UInt64(Self.maximumDirectoryBytes) else {
-            throw ZipImportError.unsafe(zip, "its list of files takes more than \(Self.maximumDirectoryBytes >> 20) MB, more than any export of a diary")
+            throw ZipImportError.unsafe(zip, "its list of files takes more than \(Self.maximumDirectoryBytes >> 20) MB, more than any diary's export")
         }
         let bytes = LittleEndian(try read(at: start, count: Int(length)))
         var members: [Member] = []

@@ -32,7 +32,8 @@ struct HostileZipTests {
     func overlappingFiles() throws {
         let diary = try DiaryProcess()
         let photo = Array(TestPNG.make(width: 16, height: 16, shade: 90))
-        let members = [StoredZip.Member("diary.json", Self.diaryJSON(photos: Self.photoIDs)), StoredZip.Member("photos/\(Self.photoIDs[0]).png", photo)]
+        let members = [StoredZip.Member("diary.json", Self.diaryJSON(photos: Self.photoIDs)),
+                       StoredZip.Member("photos/\(Self.photoIDs[0]).png", photo)]
         // The "better zip bomb": each entry of the directory a file of its own, all of one file's bytes.
         let directory: [(name: String, offset: StoredZip.Offset)] = [("diary.json", .at(0))] + Self.photoIDs.map { ("photos/\($0).png", .at(1)) }
         let result = try importing(StoredZip.data(members, directory: directory), in: diary)

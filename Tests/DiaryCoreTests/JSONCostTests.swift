@@ -26,11 +26,13 @@ struct JSONCostTests {
         }
     }
 
-    @Test("The densest files Diary writes are read, never refused for their shape: entries of photos alone, entries of one letter as jrnl writes them")
+    @Test("The densest files Diary writes are read, never refused for their shape: entries of photos alone, of one letter as jrnl writes them")
     func ownExports() throws {
         let utc = TimeZone(identifier: "UTC")!
         let photos = (0..<EntryPhoto.maximumPerEntry).map { EntryPhoto(id: PhotoID(String(format: "%064x", $0))!, caption: "", width: 1, height: 1) }
-        let files = Dictionary(uniqueKeysWithValues: photos.map { ($0.id, DayOneFile.PhotoFile(md5: String($0.id.hex.prefix(32)), type: "png", width: 1, height: 1)) })
+        let files = Dictionary(uniqueKeysWithValues: photos.map {
+            ($0.id, DayOneFile.PhotoFile(md5: String($0.id.hex.prefix(32)), type: "png", width: 1, height: 1))
+        })
         var diary = Data(ExportFile.header.utf8), jrnl = Data(JrnlFile.header.utf8), dayOne = Data(DayOneFile.header.utf8)
         for day in 0..<100 {
             let moment = Date(timeIntervalSince1970: Double(day) * 86_400)
