@@ -1,6 +1,5 @@
 import DiaryCore
 import Foundation
-import ZIPFoundation
 
 /// Day One's ZIP export: one JSON file per journal at the top of the ZIP
 /// (`Journal.json`, `Travel.json`, …) and each photo as `photos/<md5>.<type>`. Every journal is
@@ -18,7 +17,7 @@ struct DayOneZipImport {
         !name.contains("/") && name.lowercased().hasSuffix(".json")
     }
 
-    func read(_ archive: Archive, members: [String: ZIPFoundation.Entry], zip: String) async throws -> ImportedFile {
+    func read(_ archive: ZipFile, members: [String: ZipFile.Member], zip: String) async throws -> ImportedFile {
         let journals = members.keys.filter(Self.isJournal).sorted()
         guard !journals.isEmpty else { throw ZipImportError.noDiary(zip) }
         var file = ImportedFile(format: .dayone, entries: [])
@@ -29,7 +28,7 @@ struct DayOneZipImport {
         var records = 0  // of all the journals, counted together
         var journalsRead = 0
         for name in journals {
-            let data = try ZipImport.inflate(members[name]!, in: archive, limit: left, zip: zip)
+            let data = try archive.bytes(of: members[name]!, limit: left)
             left -= data.count
             records = try checkRecords(data, zip, records)
             let journal: ImportedFile
@@ -60,10 +59,14 @@ struct DayOneZipImport {
             file.notKept.add(journal.notKept)
         }
         guard journalsRead > 0 else { throw ZipImportError.noDiary(zip) }
+        // Day One writes its journals at the ZIP's top: JSON in a folder is counted, not read.
+        file.notKept.add("JSON file in a folder of the ZIP (not read: Day One's journals are at its top)",
+                         members.keys.filter { !Self.isJournal($0) && $0.lowercased().hasSuffix(".json") }.count)
         // Photos by their file's name without its extension (Day One's md5).
-        var byName: [String: ZIPFoundation.Entry] = [:]
+        var byName: [String: ZipFile.Member] = [:]
         for (name, member) in members where name.hasPrefix("photos/") {
-            byName[String(name.dropFirst("photos/".count).prefix { $0 != "." }).lowercased()] = member
+            let md5 = String(name.dropFirst("photos/".count).prefix { $0 != "." }).lowercased()
+            if let other = byName.updateValue(member, forKey: md5) { throw ZipImportError.samePhoto(zip, other.name, name) }
         }
         var read: [String: StoredPhoto] = [:]  // by md5: a photo placed in two entries is read once
         let toKeep = Set(file.photos.joined().map(\.file)).filter { byName[$0] != nil }.count
@@ -78,8 +81,8 @@ struct DayOneZipImport {
                         file.notKept.add("photo missing from the ZIP")
                         continue
                     }
-                    let bytes = try ZipImport.inflate(member, in: archive, limit: DiaryPhotos.maximumUploadBytes, zip: zip)
-                    photo = try await kept.keep(bytes, member: member.path, zip: zip)
+                    let bytes = try archive.photoBytes(of: member)
+                    photo = try await kept.keep(bytes, member: member.name, zip: zip)
                     read[wanted.file] = photo
                     progress(.photos(done: read.count, of: toKeep))
                 }

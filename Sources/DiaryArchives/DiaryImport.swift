@@ -31,7 +31,8 @@ public struct DiaryImport: Sendable {
 
     /// The most a file of entries may hold (a JSON export, a jrnl journal, a journal in a ZIP)
     /// for `diary import`: a 20-year diary's JSON is about 200 MB. A larger one is refused before
-    /// it is read. It is parsed whole, at about four times its size in memory.
+    /// it is read. It is parsed whole: about four times its size in memory for entries of words,
+    /// at most `JSONCost.factor` times (a file that would take more is refused before it is read).
     public static let maximumTextBytes = 1 << 30
 
     let store: Diary

@@ -1,15 +1,14 @@
 import DiaryCore
 import Foundation
-import ZIPFoundation
 
 /// The ZIP that `diary export --format zip` writes. Its `diary.json`
 /// is read as any JSON export; each photo an entry names is taken from `photos/` and kept (its
 /// metadata taken out, as any upload's) before the entries are imported, all of them or none.
 ///
-/// A ZIP is a stranger's file: a name that climbs out (`../`) or starts at the root, a link, or
-/// a member larger than it may be (counted as it is inflated, whatever the ZIP claims: a ZIP
-/// bomb) refuses the whole file before anything is kept. Nothing is ever written outside the
-/// database.
+/// A ZIP is a stranger's file: a name that climbs out (`../`) or starts at the root, a link,
+/// members that overlap, or a member larger than it may be (counted as it is inflated, whatever
+/// the ZIP claims: a ZIP bomb; its photos together too) refuses the whole file before anything
+/// is kept. Nothing is ever written outside the database.
 struct ZipImport {
     /// The most files a ZIP may hold: a journal and a photo for each of 100,000 entries, twice
     /// over. Each costs memory as the ZIP's directory is read.
@@ -27,36 +26,36 @@ struct ZipImport {
     /// Whether `data` starts as a ZIP does.
     static func isZip(_ data: Data) -> Bool { data.starts(with: [0x50, 0x4B, 0x03, 0x04]) }
 
-    /// The ZIP at `path` (named `zip` in messages), and its files by name, once every name, kind
-    /// and size is checked: any file that climbs out of its folder, a link, or a file larger than
-    /// it may be refuses the whole ZIP.
-    static func open(_ path: String, zip: String, maximumJSONBytes: Int) throws -> (Archive, [String: ZIPFoundation.Entry]) {
-        let archive: Archive
-        do {
-            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
-        } catch {
-            throw ZipImportError.unreadable(zip)
-        }
-        var members: [String: ZIPFoundation.Entry] = [:]
-        var count = 0
-        for member in archive {
-            count += 1
-            guard count <= maximumMembers else {
-                throw ZipImportError.unsafe(zip, "it holds more than \(maximumMembers.formatted()) files")
-            }
-            let name = member.path
+    /// The ZIP at `path` (named `zip` in messages), and its files by name, once every name, kind,
+    /// size and place is checked: any file that climbs out of its folder, a link, a file larger
+    /// than it may be, files that overlap, or two files of one name refuses the whole ZIP.
+    static func open(_ path: String, zip: String, maximumJSONBytes: Int) throws -> (ZipFile, [String: ZipFile.Member]) {
+        let file = try ZipFile.open(path, zip: zip, maximumMembers: maximumMembers)
+        var members: [String: ZipFile.Member] = [:]
+        var names: [String: String] = [:]  // each name as a case-insensitive disk sees it
+        for member in file.members {
+            let name = member.name
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
             guard !name.hasPrefix("/"), !name.contains("\\"), !parts.contains(".."), !name.contains("\0") else {
                 throw ZipImportError.unsafe(zip, "it has a file named \"\(name)\", outside its own folder")
             }
-            guard member.type != .symlink else { throw ZipImportError.unsafe(zip, "it holds a link (\"\(name)\")") }
+            guard member.kind != .link else { throw ZipImportError.unsafe(zip, "it holds a link (\"\(name)\")") }
             // What a member says it unpacks to, checked before anything is read (a ZIP that
             // lies about it is stopped as it is inflated).
             let limit = name.hasPrefix("photos/") ? DiaryPhotos.maximumUploadBytes : maximumJSONBytes
-            guard member.uncompressedSize <= UInt64(limit) else { throw ZipImportError.tooLarge(zip, name, limit) }
-            if member.type == .file { members[name] = member }
+            guard member.size <= UInt64(limit) else { throw ZipImportError.tooLarge(zip, name, limit) }
+            guard member.kind == .file else { continue }
+            // Two files of one name (or of names that differ only in case, or in how an accent
+            // is written, which a Mac's or Windows' disk holds as one): which is meant cannot be
+            // told, and the one not read would go unsaid.
+            if let other = names.updateValue(name, forKey: name.lowercased()) {
+                throw ZipImportError.unsafe(zip, other == name
+                    ? "it holds two files named \"\(name)\", and Diary cannot tell which one is meant: make the ZIP again with one"
+                    : "it holds \"\(other)\" and \"\(name)\", one name but for its case, and Diary cannot tell which one is meant: make the ZIP again with one")
+            }
+            members[name] = member
         }
-        return (archive, members)
+        return (file, members)
     }
 
     /// The entries of the ZIP at `path`, named `zip` in messages (Diary's, or Day One's when it
@@ -69,15 +68,16 @@ struct ZipImport {
         }
         guard format == nil || format == .diary else { throw ImportError.notThisFormat(format!) }
         guard let json = members["diary.json"] else { throw ZipImportError.noDiary(zip) }
-        let journal = try Self.inflate(json, in: archive, limit: maximumJSONBytes, zip: zip)
+        let journal = try archive.bytes(of: json, limit: maximumJSONBytes)
         _ = try checkRecords(journal, zip, 0)
         let entries = try ImportFile.read(journal, as: .diary).entries
         // Each photo named by an entry: from the ZIP (by its name, whatever its extension), or
         // already in the diary.
-        var byName: [PhotoID: ZIPFoundation.Entry] = [:]
+        var byName: [PhotoID: ZipFile.Member] = [:]
         for (name, member) in members where name.hasPrefix("photos/") {
             let file = name.dropFirst("photos/".count)
-            if let id = PhotoID(file.prefix { $0 != "." }) { byName[id] = member }
+            guard let id = PhotoID(file.prefix { $0 != "." }) else { continue }
+            if let other = byName.updateValue(member, forKey: id) { throw ZipImportError.samePhoto(zip, other.name, name) }
         }
         let named = Array(Set(entries.flatMap { $0.photos.map(\.id) }))
         let held = try await kept.photos.rows.photos(ids: named)
@@ -87,12 +87,15 @@ struct ZipImport {
         progress(.photos(done: 0, of: wanted.count))
         for (done, id) in wanted.enumerated() {
             let member = byName[id]!
-            let bytes = try Self.inflate(member, in: archive, limit: DiaryPhotos.maximumUploadBytes, zip: zip)
-            renamed[id] = try await kept.keep(bytes, member: member.path, zip: zip)
+            let bytes = try archive.photoBytes(of: member)
+            renamed[id] = try await kept.keep(bytes, member: member.name, zip: zip)
             progress(.photos(done: done + 1, of: wanted.count))
         }
         // A photo whose bytes changed as it was kept (metadata taken out) has a new name.
         var file = ImportedFile(format: .diary, entries: entries)
+        // Another journal beside diary.json is not Diary's to read here, but never passed over unsaid.
+        file.notKept.add("JSON file beside diary.json (not read: import it on its own)",
+                         members.keys.filter { $0 != "diary.json" && $0.lowercased().hasSuffix(".json") }.count)
         for (index, entry) in entries.enumerated() {
             try file.attach(entry.photos.map { photo in
                 guard let kept = renamed[photo.id] else { return photo }
@@ -101,32 +104,6 @@ struct ZipImport {
         }
         return file
     }
-
-    /// A member's bytes, counted as they are inflated: past `limit`, the file is refused.
-    static func inflate(_ member: ZIPFoundation.Entry, in archive: Archive, limit: Int, zip: String) throws -> Data {
-        guard member.uncompressedSize <= UInt64(limit) else { throw ZipImportError.tooLarge(zip, member.path, limit) }
-        var data = Data()
-        do {
-            _ = try archive.extract(member, skipCRC32: false) { chunk in
-                guard data.count + chunk.count <= limit else { throw ZipImportError.tooLarge(zip, member.path, limit) }
-                data.append(chunk)
-            }
-        } catch let error as ZipImportError {
-            throw error
-        } catch Archive.ArchiveError.invalidCompressionMethod {
-            throw ZipImportError.unreadableMember(zip, member.path, """
-                it is compressed in a way Diary does not read (Diary reads stored and Deflate files, as Day One and most \
-                tools write them): make the ZIP again with the usual compression
-                """)
-        } catch {
-            // A wrong checksum or bytes that do not inflate: damaged, or encrypted (a ZIP's
-            // password leaves its names readable and its contents not).
-            throw ZipImportError.unreadableMember(zip, member.path, """
-                the ZIP is damaged or protected by a password: export it again (without a password) and import the new file
-                """)
-        }
-        return data
-    }
 }
 
 public enum ZipImportError: Error, CustomStringConvertible {
@@ -134,6 +111,10 @@ public enum ZipImportError: Error, CustomStringConvertible {
     case unsafe(String, String)
     case noDiary(String)
     case tooLarge(String, String, Int)
+    /// The photos of the ZIP unpack to more than it may (`ZipFile.photoBytesLeft`), together.
+    case photosUnpackTooMuch(String, Int)
+    /// Two files of the ZIP hold the same photo (by its name without the extension).
+    case samePhoto(String, String, String)
     case badPhoto(String, String, String)
     /// A member that cannot be unpacked, and why in words.
     case unreadableMember(String, String, String)
@@ -150,6 +131,10 @@ public enum ZipImportError: Error, CustomStringConvertible {
             "\(path) holds neither a diary.json (Diary's ZIP export) nor a Day One journal: Diary reads \(ImportFormat.described). Nothing was imported."
         case .tooLarge(let path, let member, let limit):
             "\(path) is refused: \"\(member)\" is larger than \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .memory)) once unpacked. Nothing was imported."
+        case .photosUnpackTooMuch(let path, let limit):
+            "\(path) is refused: its photos unpack to more than \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .memory)) together, 4 times the ZIP's size and 64 MB more: photos barely compress, so this ZIP was made to cost work (a ZIP bomb). Nothing was imported."
+        case .samePhoto(let path, let one, let other):
+            "\(path) is refused: \"\(one)\" and \"\(other)\" are both the same photo, and Diary cannot tell which one is meant: make the ZIP again with one. Nothing was imported."
         case .badPhoto(let path, let member, let why):
             "\(path): \"\(member)\" cannot be kept: \(why) Nothing was imported."
         }

@@ -17,7 +17,7 @@ import requests
 import diary_api
 from diary_api import Api, assert_error, auth_headers, check_exchange
 from diary_harness import wait_for
-from test_import_formats import DAY_ONE, day_one_zip, hostile_day_one_zips
+from test_import_formats import DAY_ONE, costly_day_one_zip, day_one_zip, hostile_day_one_zips
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import photo_files  # noqa: E402
@@ -153,6 +153,12 @@ def test_hostile_zips_are_refused_and_nothing_is_kept_or_written_outside(api, tm
     assert "Nothing was imported" in told[-1]["message"]
     assert [row["id"] for row in entries(api)] == [mine["id"]]
     assert not (tmp_path.parent / "escaped.txt").exists()
+
+
+def test_a_zip_whose_photos_unpack_to_far_more_than_its_size_is_too_large(api, tmp_path):
+    payload = assert_error(send(api, costly_day_one_zip(tmp_path).read_bytes()), 413, "too_large")
+    assert "photos unpack to more than" in payload["message"] and "Nothing was imported" in payload["message"], payload
+    assert entries(api) == []
 
 
 def test_a_zip_over_the_photo_allowance_imports_nothing(start_server, tmp_path):
@@ -333,6 +339,15 @@ def test_a_file_of_more_records_than_a_diary_has_is_refused_before_it_is_parsed(
     body = b"[" + b",".join([b'{"title":"t","body":"b","created_at":1500000000}'] * 400_001) + b"]"
     payload = assert_error(send(api, body), 413, "too_large")
     assert "400,000 records" in payload["message"] and "diary import" in payload["message"], payload
+    assert entries(api) == []
+
+
+def test_json_that_is_not_entries_is_refused_before_the_server_reads_it(api):
+    """Lists within lists hold no record for the count to refuse, and would take 180 times their
+    size once read: refused by their shape, before they are parsed, saying what they hold."""
+    body = b"[" + b",".join([b"[[[[[1]]]]]"] * 200_000) + b"]"
+    payload = assert_error(send(api, body), 422, "bad_import")
+    assert "1,200,001 values, about one every 2 bytes" in payload["message"] and "smaller files" in payload["message"], payload
     assert entries(api) == []
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -17,6 +18,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from PIL import Image
 
 from diary_cli import BINARY, REPO
 
@@ -364,6 +366,36 @@ def test_a_damaged_zip_says_it_is_damaged_and_imports_nothing(tmp_path):
     short = tmp_path / "short.zip"
     short.write_bytes(archive.read_bytes()[: 4000])
     assert_refused(database, short, "damaged or cut short")
+
+
+def costly_day_one_zip(tmp_path: Path) -> Path:
+    """A Day One ZIP of 10 entries, each with a photo of 7 MB stored without compression (a
+    PNG of one colour), that the ZIP deflates a thousandfold: each photo within its 20 MB,
+    together more than 64 MB and 4 times the ZIP's size."""
+    entries, photos = [], {}
+    for n in range(10):
+        out = io.BytesIO()
+        Image.new("RGB", (2400, 1000), (n * 20, 90, 40)).save(out, "PNG", compress_level=0)
+        data = out.getvalue()
+        md5 = hashlib.md5(data).hexdigest()
+        photos[f"photos/{md5}.png"] = data
+        entries.append({"uuid": f"{n:032X}", "creationDate": f"2024-05-{n + 1:02d}T12:00:00Z", "text": f"Day {n + 1}",
+                        "photos": [{"identifier": f"{n + 100:032X}", "md5": md5, "type": "png"}]})
+    archive = tmp_path / "costly.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("Journal.json", json.dumps({"metadata": {"version": "1.0"}, "entries": entries}))
+        for name, data in photos.items():
+            z.writestr(name, data)
+    assert sum(map(len, photos.values())) > 64 * 1024 * 1024 + 4 * archive.stat().st_size
+    return archive
+
+
+def test_a_zips_photos_may_unpack_to_64_mb_and_four_times_its_size_together(tmp_path):
+    """Photos barely compress: a ZIP whose photos unpack to far more than its bytes could hold
+    was made to cost work, whatever its directory says. Refused once they pass 64 MB and 4
+    times its size, and the photos kept by then are let go."""
+    database = tmp_path / "diary.sqlite"
+    assert_refused(database, costly_day_one_zip(tmp_path), "photos unpack to more than", "Nothing was imported")
 
 
 def test_jrnl_of_an_entry_of_photos_alone_comes_back_counted_not_refused(tmp_path):

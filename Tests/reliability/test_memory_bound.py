@@ -1,5 +1,6 @@
 """The server's memory stays bounded however many diaries are visited and however large their
-first pages are.
+first pages are; `diary import`'s stays within what the README says a file of its size takes,
+whatever the shape of its JSON.
 
 2,000 users each have a first page of about 115 KB (20 entries, each with a title of 1,000
 characters outside the BMP, 4 bytes each, and a first line of flags; all within the entry
@@ -14,8 +15,11 @@ and one token per user, with the entries the server would have stored.
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import sqlite3
+import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -23,7 +27,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from reliability_support import ServerProcess
+from reliability_support import BINARY, ServerProcess, diary_env, require_binary
 
 from reliability_support import diary_harness  # noqa: E402 (after the path is set)
 
@@ -120,3 +124,71 @@ def test_memory_stays_bounded_with_thousands_of_large_first_pages(account, recor
     assert min(sizes) > 100_000, f"the first pages are only {min(sizes)} bytes: too small to mean anything"
     assert peak < LIMIT_MB, f"the server's memory peaked at {peak:.0f} MB after visiting {USERS} diaries"
     assert code == 0, server.log()
+
+
+# --- JSON that is not entries --------------------------------------------------------------
+#
+# A file of entries is read whole. The README: it takes at most 48 times its size in memory,
+# and 64 MB; a file whose shape would take more is refused before it is read. Foundation's
+# reader keeps every list, object and number at many times its bytes (an object of one member,
+# 8 bytes, about 3 KB): files of 4 MB in the worst shapes known, each measured by its peak
+# resident memory past what `diary import` of a small file takes.
+
+FACTOR = 48
+ALLOWANCE_MB = 64
+SIZE = 4 * 1024 * 1024
+SAMPLE = Path(__file__).resolve().parents[1] / "fixtures/seed-sample.json"
+
+
+def list_of(item: bytes) -> bytes:
+    return b"[" + b",".join([item] * (SIZE // (len(item) + 1))) + b"]"
+
+
+SHAPES = {
+    "objects of one member": lambda: list_of(b'{"a":1}'),
+    "lists within lists": lambda: list_of(b"[" * 500 + b"]" * 500),
+    "empty objects": lambda: list_of(b"{}"),
+    "a long list of numbers": lambda: list_of(b"1"),
+    "a huge object of short keys": lambda: b"{" + b",".join(b'"%x":0' % n for n in range(SIZE // 9)) + b"}",
+}
+
+
+# Starts `diary`, waits for it, and prints its exit status and peak memory (KB): a process's
+# peak counts what its parent held when it began, so the test's own hundreds of MB stay out by
+# going through a small Python of its own.
+MEASURE = """import os, sys
+pid = os.fork()
+if pid == 0:
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+"""
+
+
+def import_peak(path: Path, database: Path) -> tuple:
+    """`diary import PATH`: its exit status, its standard error, and its peak resident memory
+    in MB (the kernel's count for that one process)."""
+    require_binary()
+    done = subprocess.run([sys.executable, "-c", MEASURE, str(BINARY), "import", str(path), "--database", str(database)],
+                          capture_output=True, text=True, env=diary_env(), timeout=120)
+    status, peak_kb = done.stdout.split()
+    return int(status), done.stderr, int(peak_kb) / 1024
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_json_that_is_not_entries_takes_what_its_size_says_or_is_refused(shape, tmp_path, record_property):
+    status, _, itself = import_peak(SAMPLE, tmp_path / "sample.sqlite")
+    assert status == 0
+    path = tmp_path / "shape.json"
+    path.write_bytes(SHAPES[shape]())
+    size_mb = path.stat().st_size / (1024 * 1024)
+    started = time.monotonic()
+    status, error, peak = import_peak(path, tmp_path / "diary.sqlite")
+    record_property("peak_rss_mb", round(peak))
+    record_property("times_its_size", round((peak - itself) / size_mb, 1))
+    record_property("seconds", round(time.monotonic() - started, 1))
+    assert status != 0, "JSON of no format Diary reads was imported"
+    assert "othing was imported" in error, error
+    assert peak <= itself + FACTOR * size_mb + ALLOWANCE_MB, \
+        f"importing {size_mb:.0f} MB of {shape} took {peak:.0f} MB ({(peak - itself) / size_mb:.0f} times its size): {error[:300]}"

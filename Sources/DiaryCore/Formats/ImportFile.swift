@@ -20,6 +20,7 @@ public enum ImportFile {
         if format == .jrnl || (format == nil && JrnlFile.isJournal(data)) {
             return try JrnlFile.readJournal(data, zone: zone, zoneName: zoneName)
         }
+        try JSONCost.check(data)
         let json: Any
         do {
             json = try JSONSerialization.jsonObject(with: escapingByteOrderMarks(in: data))
@@ -349,6 +350,9 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Lo
     case badRecord(Int, String)
     /// Record `number`, which the file names `name` (its id, or its date), is wrong, for `reason`.
     case badNamedRecord(Int, name: String, String)
+    /// JSON of `values` values in `bytes` bytes, which would take `memory` bytes to read whole
+    /// (`JSONCost`): more than a file of its size may.
+    case tooDense(values: Int, bytes: Int, memory: Int)
 
     /// This error, naming its record as `name` too: the position alone is hard to find in a
     /// file of thousands.
@@ -373,10 +377,22 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible, Lo
             "The file's \"version\" must be a whole number such as 1, not \(value); nothing was imported."
         case .badRecord(let number, let reason):
             "Record \(number) cannot be imported: \(reason.trimmingCharacters(in: CharacterSet(charactersIn: "."))). Nothing was imported."
+        case .tooDense(let values, let bytes, let memory):
+            Self.tooDense(values: values, bytes: bytes, memory: memory)
         case .badNamedRecord(let number, let name, let reason):
             "Record \(number) (\(name)) cannot be imported: \(reason.trimmingCharacters(in: CharacterSet(charactersIn: "."))). Nothing was imported."
         }
     }
 
     public var errorDescription: String? { description }
+
+    private static func tooDense(values: Int, bytes: Int, memory: Int) -> String {
+        let every = max(1, Int((Double(bytes) / Double(max(values, 1))).rounded()))
+        return """
+            The file is JSON of \(values.formatted()) values, about one \(every == 1 ? "a byte" : "every \(every) bytes"): read whole, it \
+            would take about \(ByteCountFormatter.string(fromByteCount: Int64(memory), countStyle: .memory)) of memory, more than Diary \
+            takes for a file of its size (\(JSONCost.factor) times it, and \(JSONCost.allowance >> 20) MB). A diary's entries are not that \
+            dense: check that it is the file you meant, or import its records in smaller files. Nothing was imported.
+            """
+    }
 }

@@ -26,7 +26,8 @@ struct ImportController {
     /// A 20-year diary with its photos, as a ZIP: a few gigabytes at most.
     static let maximumBytes = 4 << 30
     /// A file of entries (a JSON, a journal, a ZIP's journal) is parsed whole, at about four
-    /// times its size: a 20-year diary's JSON is about 200 MB. Larger ones are `diary import`'s.
+    /// times its size for entries of words (at most `JSONCost.factor` times): a 20-year diary's
+    /// JSON is about 200 MB. Larger ones are `diary import`'s.
     static let maximumTextBytes = 256 << 20
     /// Parsed whole, each record costs memory beyond its bytes (a few KB: a million tiny records
     /// in 55 MB took 3.5 GB): a file may hold at most this many (its objects, counted before it
@@ -183,7 +184,10 @@ struct ImportController {
         case let error as ImportError:
             return APIError(status: .unprocessableContent, code: .badImport, message: error.description)
         case let error as ZipImportError:
-            if case .tooLarge = error { return APIError(status: .contentTooLarge, code: .tooLarge, message: error.description) }
+            switch error {
+            case .tooLarge, .photosUnpackTooMuch: return APIError(status: .contentTooLarge, code: .tooLarge, message: error.description)
+            default: break
+            }
             return APIError(status: .unprocessableContent, code: .badImport, message: error.description)
         case let error as DayOneZipError:
             return APIError(status: .unprocessableContent, code: .badImport, message: error.description)
