@@ -48,6 +48,7 @@ let package = Package(
             dependencies: [
                 "DiaryCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -75,16 +76,26 @@ let package = Package(
         // The system's Brotli encoder: the web app's files compressed once at start, a sixth
         // smaller than with gzip (bench: the first visit's budget).
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"]), .brew(["brotli"])]),
+        // Passwords hashed with bcrypt on NIO's thread pool (DiaryCore's `PasswordHasher`): a target
+        // of its own, so what needs only the hasher (the store's tests, the CLI's account commands)
+        // does not depend on the web server.
+        .target(
+            name: "DiaryPasswords",
+            dependencies: [
+                "DiaryCore",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // The web app and its JSON API.
         .target(
             name: "DiaryServer",
             dependencies: [
                 "DiaryCore",
                 "DiaryArchives",
+                "DiaryPasswords",
                 "CBrotli",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -103,11 +114,12 @@ let package = Package(
                 "DiaryCore",
                 "DiaryArchives",
                 "DiaryBackends",
+                "DiaryPasswords",
                 "DiaryServer",
                 "DiaryWeather",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // The ZIP exports (the JSON, the Markdown and every photo; Day One's).
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 // To tell a port in use (EADDRINUSE) from other failures to listen.
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -121,14 +133,21 @@ let package = Package(
         .testTarget(name: "DiaryCoreTests", dependencies: ["DiaryCore"]),
         .testTarget(
             name: "DiaryStoreTests",
-            dependencies: ["DiaryCore", "DiaryStore", "DiaryBackends", "DiaryPostgres", "DiaryServer"],
+            dependencies: [
+                "DiaryCore", "DiaryStore", "DiaryBackends", "DiaryPostgres", "DiaryPasswords",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "DiaryServerTests",
             dependencies: [
-                "DiaryCore", "DiaryStore", "DiaryServer",
+                "DiaryCore", "DiaryStore", "DiaryPasswords", "DiaryServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
@@ -137,9 +156,10 @@ let package = Package(
         .testTarget(
             name: "DiaryWeatherTests",
             dependencies: [
-                "DiaryCore", "DiaryWeather", "DiaryStore", "DiaryServer",
+                "DiaryCore", "DiaryWeather", "DiaryStore", "DiaryPasswords", "DiaryServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             // The providers' documented answers, read from the source tree by the fake server.
             exclude: ["Fixtures"]

@@ -1,4 +1,5 @@
 import DiaryCore
+import DiaryPasswords
 import Foundation
 import Hummingbird
 import Logging

@@ -1,7 +1,7 @@
 import ArgumentParser
 import DiaryCore
 import DiaryBackends
-import DiaryServer
+import DiaryPasswords
 import Foundation
 
 /// Which database: the options of every command. The commands that act on one person's diary

@@ -1,4 +1,5 @@
 import DiaryCore
+import DiaryPasswords
 import DiaryServer
 import DiaryStore
 import Foundation

@@ -1,5 +1,4 @@
 import DiaryCore
-import DiaryServer
 @testable import DiaryStore
 import Foundation
 import GRDB

@@ -1,6 +1,6 @@
 import DiaryBackends
 import DiaryCore
-import DiaryServer
+import DiaryPasswords
 import DiaryStore
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
 import DiaryCore
-import DiaryServer
+import DiaryPasswords
 import Foundation
 import Testing
 

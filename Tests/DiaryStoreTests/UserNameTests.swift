@@ -1,5 +1,5 @@
 import DiaryCore
-import DiaryServer
+import DiaryPasswords
 @testable import DiaryStore
 import Foundation
 import GRDB
