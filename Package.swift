@@ -145,6 +145,8 @@ let package = Package(
             name: "DiaryServerTests",
             dependencies: [
                 "DiaryCore", "DiaryStore", "DiaryPasswords", "DiaryServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

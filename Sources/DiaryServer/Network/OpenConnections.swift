@@ -109,8 +109,8 @@ final class OpenConnections: Sendable {
         state.withLock { records in
             records[ObjectIdentifier(record)] = record
             let now = NIODeadline.now()
-            if !record.exempt, let address {
-                let theirs = records.values.filter { $0.address == address }
+            if !record.exempt, let share = record.address {
+                let theirs = records.values.filter { $0.address == share }
                 if theirs.count > perClient {
                     // (Out of the count at once: it closes a moment later, and the next one must
                     // not pick it again.)
