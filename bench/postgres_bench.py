@@ -8,9 +8,13 @@ right before, on the same machine, for the ratio the goals name.
 Rows, at 64 connections unless said: the first list page (and one client at a time), a search in
 English (serenity) and in Korean (일기) one client at a time, an autosave (PUT) p99 with all 64
 writers on one entry (the worst case) and on 64 entries (a family writing at once); then the list
-page and the autosave through HAProxy over three instances. Goals (the PostgreSQL issue): search
-under 100 ms, save p99 under 20 ms, first page at least 50% of SQLite's on one instance. Writes a
-Markdown section; judges nothing itself, except in that section's goal lines.
+page and the autosave through HAProxy over three instances. Goals: search under 100 ms, first page
+at least 50% of SQLite's on one instance, and saves stated against the database's own write limit
+measured in the same run (issue 33): Diary's saves/s at 64 writers on 64 entries at least 60% of
+`pgbench -N -c 64` (simple updates, no HTTP) on the same cluster, with its p99 at most 3 times its
+p50. (The old goal, a 20 ms p99 at 64 closed-loop writers, measured the queue of 64 writers on two
+cores, not the server, and needed idle full-speed cores.) Writes a Markdown section; judges nothing
+itself, except in that section's goal lines.
 """
 
 import argparse
@@ -32,7 +36,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 from diary_harness import Server, wait_for  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GOALS = {"search_ms": 100.0, "save_p99_ms": 20.0, "list_vs_sqlite": 0.5}
+GOALS = {"search_ms": 100.0, "list_vs_sqlite": 0.5, "saves_vs_pgbench": 0.6, "save_p99_vs_p50": 3.0}
 
 
 def free_port():
@@ -75,15 +79,20 @@ def _answers(url):
 
 
 def pgbench(url, env, duration):
-    """`pgbench -S` (one indexed row read a transaction) at 64 clients on a database of its own."""
+    """pgbench at 64 clients on a database of its own: transactions/s of `-S` (one indexed row read
+    a transaction) and of `-N` (simple updates: one row updated, read and a history row added, the
+    write a save is most like), each the database's own limit on this machine."""
     bench_db = url.rsplit("/", 1)[0] + "/pgbench"
     run(["psql", "-X", "-q", url, "-c", "CREATE DATABASE pgbench"], env=env)
     run(["pgbench", "-i", "-q", "-s", "10", bench_db], env=env)
-    out = run(["pgbench", "-S", "-c", "64", "-j", "2", "-T", str(duration), bench_db], env=env).stdout
-    for line in out.splitlines():
-        if line.startswith("tps"):
-            return float(line.split("=")[1].split()[0])
-    return None
+
+    def tps(mode):
+        out = run(["pgbench", mode, "-c", "64", "-j", "2", "-T", str(duration), bench_db], env=env).stdout
+        for line in out.splitlines():
+            if line.startswith("tps"):
+                return float(line.split("=")[1].split()[0])
+        return None
+    return tps("-S"), tps("-N")
 
 
 def main():
@@ -170,7 +179,7 @@ def main():
              wrk(front + entry, token, args.duration, family, warm_up=SAVE_WARM_UP_SECONDS)),
         ]
         server_bench.cores.stop()
-        tps = pgbench(url, env, args.duration)
+        reads_tps, updates_tps = pgbench(url, env, args.duration)
     finally:
         if haproxy:
             haproxy.terminate()
@@ -193,17 +202,24 @@ def main():
         cpu = "—" if r.get("cpu_us") is None else f"{r['cpu_us']:,.0f}"
         lines.append(f"| {name} | {r['rps']:,.0f} | {latency(r, 'p50')} | {latency(r, 'p99')} | {r['errors']} | {cpu} | "
                      f"{describe(r.get('cores', []))} |")
-    lines += ["", f"`pgbench -S -c 64 -j 2` on the same cluster (one indexed row read a transaction, no HTTP): "
-              f"{'—' if tps is None else f'{tps:,.0f}'} transactions/s, the database's own limit on this machine.", ""]
+    def count(tps):
+        return "—" if tps is None else f"{tps:,.0f}"
+    lines += ["", f"On the same cluster, no HTTP, the database's own limits on this machine: `pgbench -S -c 64 -j 2` "
+              f"(one indexed row read a transaction) {count(reads_tps)} transactions/s; `pgbench -N -c 64 -j 2` "
+              f"(simple updates) {count(updates_tps)} transactions/s.", ""]
     by = dict(rows)
     ratio = by["the first list page"]["rps"] / sqlite_list["rps"] if sqlite_list["rps"] else 0
     search = max(by["a search (serenity), one client at a time"]["p50"], by["a search (일기), one client at a time"]["p50"])
-    save = by["an autosave (PUT), 64 writers on 64 entries"]["p99"]
+    saves = by["an autosave (PUT), 64 writers on 64 entries"]
+    share = saves["rps"] / updates_tps if updates_tps else 0
+    spread = saves["p99"] / saves["p50"] if saves["requests"] and saves["p50"] else float("inf")
     def met(ok):
         return "**met**" if ok else "**missed**"
     lines += ["| goal | measured | |", "| --- | ---: | --- |",
               f"| search under {GOALS['search_ms']:.0f} ms (p50, the slower of the two) | {search:.2f} ms | {met(search < GOALS['search_ms'])} |",
-              f"| save p99 under {GOALS['save_p99_ms']:.0f} ms at 64 connections (64 writers on 64 entries), one instance | {save:.2f} ms | {met(save < GOALS['save_p99_ms'])} |",
+              f"| saves/s at 64 writers on 64 entries, one instance, at least {GOALS['saves_vs_pgbench']:.0%} of `pgbench -N -c 64` | "
+              f"{share:.0%} | {met(share >= GOALS['saves_vs_pgbench'])} |",
+              f"| those saves' p99 at most {GOALS['save_p99_vs_p50']:g} × their p50 | {spread:.1f} × | {met(spread <= GOALS['save_p99_vs_p50'])} |",
               f"| first page at least {GOALS['list_vs_sqlite']:.0%} of SQLite's, one instance | {ratio:.0%} | {met(ratio >= GOALS['list_vs_sqlite'])} |",
               ""]
     with open(args.out, "w") as f:

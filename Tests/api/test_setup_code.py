@@ -11,6 +11,7 @@ import os
 import re
 import socket
 import subprocess
+import threading
 
 import pytest
 import requests
@@ -111,13 +112,17 @@ def test_a_server_started_on_a_diary_with_an_account_prints_no_code(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("DIARY_")}
     server = subprocess.Popen([str(BINARY), "serve", "--port", "0", "--database", str(database), "--weather", "off"],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, text=True)
+    # A deadline on the reading: a server that never says it listens is killed, which ends it.
+    deadline = threading.Timer(30, server.kill)
+    deadline.start()
     try:
         said = ""
         while "Diary is at" not in said:
             line = server.stdout.readline()
-            assert line, f"diary serve stopped before listening:\n{said}"
+            assert line, f"diary serve stopped before listening (or within 30 s said nothing more):\n{said}"
             said += line
     finally:
+        deadline.cancel()
         server.terminate()
         said += server.communicate(timeout=30)[0]
 

@@ -1,5 +1,7 @@
 """Writing and editing entries, as a person does it in the editor."""
 
+import time
+
 from playwright.sync_api import expect
 
 from conftest import NO_WORKER, PHONE, wait_for
@@ -71,7 +73,8 @@ def test_typing_before_an_entry_has_loaded_never_saves_over_its_words(pages, ser
     # The entry arrives only after the writer has started typing.
     release = []
     def slow(route):
-        while not release:
+        deadline = time.monotonic() + 30  # never held for ever, should the test fail before releasing it
+        while not release and time.monotonic() < deadline:
             page.wait_for_timeout(50)
         route.continue_()
     page.route(f"**/api/v1/entries/{entry['id']}", slow)
