@@ -72,16 +72,17 @@ struct DocsTests {
         var shown = 0
         for path in try Self.pages() {
             for line in try Self.page(path).code {
+                let example = line.trimmingCharacters(in: .whitespaces)
                 for words in Self.diaryCommands(in: line) {
                     shown += 1
                     guard top.contains(words[0]) else {
-                        Issue.record("\(path): `\(line.trimmingCharacters(in: .whitespaces))` runs diary \(words[0]), which diary --help does not list")
+                        Issue.record("\(path): `\(example)` runs diary \(words[0]), which diary --help does not list")
                         continue
                     }
                     // `diary user add`: a command with subcommands of its own is followed by one of them.
                     let below = try listed([words[0]])
                     guard !below.isEmpty, words.count > 1 else { continue }
-                    #expect(below.contains(words[1]), "\(path): `\(line.trimmingCharacters(in: .whitespaces))`: diary \(words[0]) --help does not list \(words[1])")
+                    #expect(below.contains(words[1]), "\(path): `\(example)`: diary \(words[0]) --help does not list \(words[1])")
                 }
             }
         }
