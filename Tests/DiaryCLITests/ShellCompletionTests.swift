@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Shell completion as the README tells a user to install it: the script `diary` writes, loaded in
+/// Shell completion as docs/command-line.md tells a user to install it: the script `diary` writes, loaded in
 /// a real bash, completes commands and options from the same help text as `diary --help`.
 @Suite("Shell completion")
 struct ShellCompletionTests {

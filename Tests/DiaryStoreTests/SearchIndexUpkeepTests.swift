@@ -52,7 +52,7 @@ struct SearchIndexUpkeepTests {
         let url = try PostgresForTests.newDatabase()
         let environment = ProcessInfo.processInfo.environment
         // The tables made by their owner (the migrations), then used by a user with rights to
-        // read and write them only, as an operator may set it up (README, Running on PostgreSQL).
+        // read and write them only, as an operator may set it up (docs/postgresql-and-proxies.md, Search).
         _ = try await PostgresStorage.open(try PostgresAddress(url: url, environment: environment), logger: Logger(label: "test"))
         let role = "writer_" + UUID().diaryString.replacingOccurrences(of: "-", with: "").prefix(12)
         let password = UUID().diaryString

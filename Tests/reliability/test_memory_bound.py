@@ -1,6 +1,6 @@
 """The server's memory stays bounded however many diaries are visited and however large their
-first pages are; `diary import`'s stays within what the README says a file of its size takes,
-whatever the shape of its JSON.
+first pages are; `diary import`'s stays within what docs/import-export.md says a file of its size
+takes ("What reading a file takes"), whatever the shape of its JSON.
 
 2,000 users each have a first page of about 115 KB (20 entries, each with a title of 1,000
 characters outside the BMP, 4 bytes each, and a first line of flags; all within the entry
@@ -128,7 +128,7 @@ def test_memory_stays_bounded_with_thousands_of_large_first_pages(account, recor
 
 # --- JSON that is not entries --------------------------------------------------------------
 #
-# A file of entries is read whole. The README: it takes at most 48 times its size in memory,
+# A file of entries is read whole. docs/import-export.md: it takes at most 48 times its size in memory,
 # and 64 MB; a file whose shape would take more is refused before it is read. Foundation's
 # reader keeps every list, object and number at many times its bytes (an object of one member,
 # 8 bytes, about 3 KB): files of 4 MB in the worst shapes known, each measured by its peak

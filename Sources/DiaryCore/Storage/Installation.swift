@@ -6,7 +6,7 @@ import Foundation
 /// are not moved: people log in again.
 ///
 /// The photos' bytes are held in memory while they move: a copy of a diary with 2 GB of photos
-/// needs 2 GB of memory (README, Known problems).
+/// needs 2 GB of memory (docs/known-problems.md).
 ///
 /// `diary copy` reads one from a storage (`Storage.readInstallation`, one consistent snapshot)
 /// and writes it into another (`Storage.writeInstallation`, one transaction); `diary backup`
