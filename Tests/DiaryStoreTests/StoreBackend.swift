@@ -61,9 +61,15 @@ enum PostgresForTests {
 
     /// Runs one SQL command with `psql` on the database at `url`.
     static func psql(_ url: String, _ command: String) throws {
+        try psql(url, [command])
+    }
+
+    /// Runs SQL commands one after the other, each on its own (`-c`), in one `psql`; the first
+    /// that fails stops it.
+    static func psql(_ url: String, _ commands: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        process.arguments = ["-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", command]
+        process.arguments = ["-X", "-q", "-v", "ON_ERROR_STOP=1", url] + commands.flatMap { ["-c", $0] }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
