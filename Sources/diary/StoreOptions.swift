@@ -64,9 +64,15 @@ struct StoreOptions: ParsableArguments {
     /// The diary the entry commands act on: the chosen user's, or, before any account exists,
     /// the local owner's (adopted by the first account).
     func openDiary() async throws -> Diary {
+        try await openDiaryWithPhotos().diary
+    }
+
+    /// The diary, as `openDiary` chooses it, and its photos with their rules (no quota: the
+    /// command line is the operator's own), for the commands that add photos.
+    func openDiaryWithPhotos() async throws -> (diary: Diary, photos: DiaryPhotos) {
         let storage = try await openStorage()
-        let user = try await chosenUser(try accounts(of: storage))
-        return storage.diary(of: user?.id ?? .localOwner)
+        let owner = try await chosenUser(try accounts(of: storage))?.id ?? .localOwner
+        return (storage.diary(of: owner), storage.photos(of: owner))
     }
 
     /// `--user`'s (or `DIARY_USER`'s) account, else the only one; `nil` when there is none yet.

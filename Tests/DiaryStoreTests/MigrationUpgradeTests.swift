@@ -60,7 +60,8 @@ struct MigrationUpgradeTests {
         #expect(tagged.photos.isEmpty)
         let photo = StoredPhoto(id: PhotoID(String(repeating: "b", count: 64))!, format: .png, width: 3, height: 2, byteCount: 4,
                                 storedAt: Date())
-        _ = try await store.photos.store(photo, content: Data([1, 2, 3, 4]))
+        // Below `Diary`'s rules: bytes that stand for a PNG.
+        _ = try await SQLiteStorage(path: path).photoRows(of: .localOwner).store(photo, content: Data([1, 2, 3, 4]))
         let pictured = try await store.edit(id: old, try EntryEdit(photos: [EntryPhoto(id: photo.id, caption: "옛 사진")]),
                                             expecting: tagged.version)
         #expect(try await store.entry(id: old)?.photos == [EntryPhoto(id: photo.id, caption: "옛 사진", width: 3, height: 2)])

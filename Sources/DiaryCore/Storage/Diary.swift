@@ -5,9 +5,11 @@ import Foundation
 ///
 /// "Not found" is `nil` on reads and `EntryError.notFound` on writes.
 public struct Diary: Sendable {
-    public let rows: any EntryRows
+    /// The backend's rows, reached through this type's methods only: a rule written here holds
+    /// for every caller (`scripts/check-seam` holds the rest of the code to it).
+    let rows: any EntryRows
     /// The diary's photos, which an entry may only hold once they are stored.
-    public let photos: any PhotoRows
+    let photos: any PhotoRows
 
     public init(rows: any EntryRows, photos: any PhotoRows) {
         self.rows = rows
@@ -306,6 +308,28 @@ public struct Diary: Sendable {
             cursor = page.nextCursor
         } while cursor != nil && found.count < most
         return found
+    }
+
+    /// The photo with this name, if the diary has it: an export writes each photo its entries
+    /// hold, and one let go meanwhile is left out.
+    public func photo(id: PhotoID) async throws -> StoredPhoto? {
+        try await photos.photo(id: id)
+    }
+
+    /// Those of these photos that the diary has: what an export links its entries' photos by.
+    public func photos(ids: [PhotoID]) async throws -> [PhotoID: StoredPhoto] {
+        try await photos.photos(ids: ids)
+    }
+
+    /// A stored photo's bytes, read a part at a time (one photo at a time is in memory, as an
+    /// export writes it); `nil` when it was let go while it was read.
+    public func bytes(of photo: StoredPhoto) async throws -> Data? {
+        var bytes = Data(capacity: photo.byteCount)
+        for index in 0..<StoredPhoto.partCount(photo.byteCount) {
+            guard let part = try await photos.part(index, of: photo.id) else { return nil }
+            bytes.append(part)
+        }
+        return bytes
     }
 
     /// How far on this day looks back: a lifetime (an imported date of year 1 would otherwise

@@ -72,11 +72,11 @@ struct NewCommand: AsyncParsableCommand {
         let place = location.flatMap(Coordinates.init(text:))
         let (text, written) = try NewEntryWords(title: title, words: words, body: body, date: date, withPhotos: !photos.isEmpty).read()
         let moment = written?.moment
-        let store = try await options.openDiary()
+        let (store, kept) = try await options.openDiaryWithPhotos()
         // Every photo is kept before the entry is written: one that cannot be makes no entry.
         var added: [EntryPhoto] = []
         for path in photos {
-            let photo = try await PhotoFile.add(path, to: DiaryPhotos(rows: store.photos))
+            let photo = try await PhotoFile.add(path, to: kept)
             if !added.contains(where: { $0.id == photo.id }) { added.append(EntryPhoto(id: photo.id)) }
         }
         // A backdated entry gets no weather: the provider knows the weather of now, not of then.

@@ -83,7 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
         let storage = try await options.openStorage(for: .server)
         // A diary with no account yet: whoever sets it up owns it. From another computer that
         // takes this code, which only the person who started the server sees.
-        let setupCode = try await storage.accountRows.userCount() == 0 ? SetupCode() : nil
+        let setupCode = try await options.accounts(of: storage).userCount() == 0 ? SetupCode() : nil
         var settings = ServerSettings(
             host: host, port: port, weather: provider,
             trustedProxies: network.trustedProxies, hostNames: network.hostNames,
