@@ -84,7 +84,7 @@ struct PhotoRowsConformanceTests {
         _ = try await rows.store(one, content: oneData)
         _ = try await rows.store(two, content: twoData)
         let entry = try await store.create(try EntryText(title: "", body: "", allowBlank: true), id: UUID(),
-                                           photos: [EntryPhoto(id: one.id, caption: "바다 \u{0} NUL"), EntryPhoto(id: two.id)])
+                                           photos: [EntryPhoto(id: one.id, caption: "바다 \u{0} NUL"), EntryPhoto(id: two.id)]).entry
         #expect(entry.photos == [EntryPhoto(id: one.id, caption: "바다 \u{0} NUL", width: 4000, height: 3000),
                                  EntryPhoto(id: two.id, width: 4000, height: 3000)])
         #expect(try await store.entry(id: entry.id) == entry)
@@ -120,8 +120,8 @@ struct PhotoRowsConformanceTests {
             _ = try await rows.store(photo, content: data)
         }
         let text = try EntryText(title: "t", body: "")
-        _ = try await store.create(text, id: UUID(), photos: [EntryPhoto(id: held.id)])
-        let doomed = try await store.create(text, id: UUID(), photos: [EntryPhoto(id: trashedOnly.id), EntryPhoto(id: held.id)])
+        _ = try await store.create(text, id: UUID(), photos: [EntryPhoto(id: held.id)]).entry
+        let doomed = try await store.create(text, id: UUID(), photos: [EntryPhoto(id: trashedOnly.id), EntryPhoto(id: held.id)]).entry
         _ = try await store.moveToTrash(id: doomed.id)
         try await store.removeUnusedPhotos()
         #expect(try await rows.photo(id: oldUnused.id) == nil, "unused for longer than the grace")

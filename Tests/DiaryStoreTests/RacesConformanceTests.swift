@@ -16,7 +16,7 @@ struct RacesConformanceTests {
         let store = storage.diary(of: .localOwner), rows = storage.entryRows(of: .localOwner)
         let (photo, data) = PhotoRowsConformanceTests.photo(bytes: 100)
         _ = try await storage.photoRows(of: .localOwner).store(photo, content: data)
-        let holder = try await store.create(try EntryText(title: "t", body: ""), id: UUID(), photos: [EntryPhoto(id: photo.id)])
+        let holder = try await store.create(try EntryText(title: "t", body: ""), id: UUID(), photos: [EntryPhoto(id: photo.id)]).entry
         let (gone, _) = PhotoRowsConformanceTests.photo(bytes: 100, seed: 2)
         // Below `Diary`'s own check, as if the photo went between that check and the write.
         let naming = Entry(id: UUID(), title: "t", body: "", createdAt: Date(), updatedAt: Date(),
@@ -50,7 +50,7 @@ struct RacesConformanceTests {
         for round in 0..<30 {
             let (photo, data) = PhotoRowsConformanceTests.photo(bytes: 64, seed: UInt8(round))
             _ = try await savingPhotos.store(photo, content: data)
-            let doomed = try await purging.create(try EntryText(title: "doomed", body: ""), id: UUID(), photos: [EntryPhoto(id: photo.id)])
+            let doomed = try await purging.create(try EntryText(title: "doomed", body: ""), id: UUID(), photos: [EntryPhoto(id: photo.id)]).entry
             // Saves start one after another, 0.3 ms apart, about when the purge does (earlier or
             // later each round), so that between them they meet it at every point.
             let purgeDelay = UInt64(round % 6) * 600_000
@@ -73,7 +73,7 @@ struct RacesConformanceTests {
                         try await Task.sleep(nanoseconds: UInt64(save) * 300_000)
                         do {
                             return try await saving.create(try EntryText(title: "later", body: ""), id: UUID(),
-                                                           photos: [EntryPhoto(id: photo.id)]).id
+                                                           photos: [EntryPhoto(id: photo.id)]).entry.id
                         } catch EntryError.photoNotStored {
                             return nil
                         }
