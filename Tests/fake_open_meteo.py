@@ -3,6 +3,7 @@
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -10,10 +11,11 @@ from urllib.parse import parse_qs, urlsplit
 class FakeOpenMeteo:
     """A local Open-Meteo on 127.0.0.1. GET /v1/forecast answers the documented JSON with
     `current` (by default WMO code 61 at night, 3.4 °C: "Slight rain", icon rain-night);
-    every request's query is kept in `requests`."""
+    every request's query is kept in `requests`; each answer waits `delay` seconds first."""
 
     def __init__(self):
         self.requests = []
+        self.delay = 0.0
         self.current = {"time": "2026-11-22T01:00", "interval": 900,
                         "temperature_2m": 3.4, "weather_code": 61, "is_day": 0}
         fake = self
@@ -23,6 +25,7 @@ class FakeOpenMeteo:
                 url = urlsplit(self.path)
                 query = {k: v[-1] for k, v in parse_qs(url.query).items()}
                 fake.requests.append(query)
+                time.sleep(fake.delay)
                 if url.path != "/v1/forecast":
                     self.send_error(404)
                     return

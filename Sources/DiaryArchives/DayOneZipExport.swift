@@ -23,8 +23,8 @@ public struct DayOneZipExport: Sendable {
         repeat {
             let batch = try await store.export(after: cursor, limit: 1_000)
             for id in batch.entries.flatMap({ $0.photos.map(\.id) }) where files[id] == nil {
-                guard let photo = try await store.photos.photo(id: id) else { continue }  // let go meanwhile
-                let bytes = try await ZipExport.bytes(of: photo, in: store)
+                // One let go meanwhile is left out.
+                guard let photo = try await store.photo(id: id), let bytes = try await store.bytes(of: photo) else { continue }
                 let file = DayOneFile.PhotoFile(md5: DayOneFile.md5(of: bytes), type: photo.format.rawValue, width: photo.width, height: photo.height)
                 try ZipExport.add(bytes, named: "photos/\(file.md5).\(file.type)", date: photo.storedAt, to: archive)
                 files[id] = file

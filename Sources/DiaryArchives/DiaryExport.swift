@@ -42,7 +42,7 @@ public struct DiaryExport: Sendable {
             for id in held where seen.insert(id).inserted { photos.append(id) }
             // The Markdown links each photo by its file's name, extension and all.
             let files = format == .markdown && !held.isEmpty
-                ? try await store.photos.photos(ids: held).mapValues { ZipExport.fileName(of: $0) } : [:]
+                ? try await store.photos(ids: held).mapValues { ZipExport.fileName(of: $0) } : [:]
             for entry in batch.entries {
                 switch format {
                 case .json:

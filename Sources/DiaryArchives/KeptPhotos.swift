@@ -30,6 +30,6 @@ final class KeptPhotos {
     /// Lets go of the photos this import added that no entry holds (after a refusal).
     func letGo() async {
         guard !added.isEmpty else { return }
-        _ = try? await photos.rows.removeUnused(storedBefore: .distantPast, including: added)
+        _ = try? await photos.letGo(ofUnheld: added)
     }
 }

@@ -35,8 +35,9 @@ public struct ZipExport: Sendable {
             try archive.addEntry(with: name, fileURL: text, compressionMethod: .deflate)
         }
         for id in photos {
-            guard let photo = try await store.photos.photo(id: id) else { continue }  // let go meanwhile
-            try Self.add(try await Self.bytes(of: photo, in: store), named: "photos/\(Self.fileName(of: photo))", date: photo.storedAt, to: archive)
+            // One let go meanwhile is left out.
+            guard let photo = try await store.photo(id: id), let bytes = try await store.bytes(of: photo) else { continue }
+            try Self.add(bytes, named: "photos/\(Self.fileName(of: photo))", date: photo.storedAt, to: archive)
         }
     }
 
@@ -52,16 +53,6 @@ public struct ZipExport: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         return (archive, folder)
-    }
-
-    /// A stored photo's bytes, read a part at a time.
-    static func bytes(of photo: StoredPhoto, in store: Diary) async throws -> Data {
-        var bytes = Data(capacity: photo.byteCount)
-        for index in 0..<StoredPhoto.partCount(photo.byteCount) {
-            guard let part = try await store.photos.part(index, of: photo.id) else { break }
-            bytes.append(part)
-        }
-        return bytes
     }
 
     /// Adds a photo as it is: already compressed, it is stored, not deflated.

@@ -80,7 +80,7 @@ struct ZipImport {
             if let other = byName.updateValue(member, forKey: id) { throw ZipImportError.samePhoto(zip, other.name, name) }
         }
         let named = Array(Set(entries.flatMap { $0.photos.map(\.id) }))
-        let held = try await kept.photos.rows.photos(ids: named)
+        let held = try await kept.photos.photos(ids: named)
         var renamed: [PhotoID: StoredPhoto] = [:]
         let wanted = named.filter { held[$0] == nil && byName[$0] != nil }  // a missing one: the import names its entry
         progress(.read(entries: entries.count))

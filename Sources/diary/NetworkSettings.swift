@@ -1,23 +1,42 @@
-import Foundation
 import ArgumentParser
+import DiaryCore
 import DiaryServer
+import Foundation
 
 /// Which hosts `diary serve` answers for and which proxies it believes, from its options and
 /// then the environment (`DIARY_HOST_NAMES`, `DIARY_TRUSTED_PROXIES`, `DIARY_TRUST_PROXY`).
 struct NetworkSettings {
+    static let hostNamesSetting = Setting<[String]>.list(flag: "--host-name", variable: "DIARY_HOST_NAMES")
+    static let trustedProxiesSetting = Setting<[String]>.list(flag: "--trusted-proxy", variable: "DIARY_TRUSTED_PROXIES")
+    static let trustProxySetting = Setting<Bool>.onOff(flag: "--trust-proxy", variable: "DIARY_TRUST_PROXY")
+
     var hostNames: [String]
     var trustedProxies: TrustedProxies
 
+    /// Each list from its flags when any is given, else from its variable (comma-separated);
+    /// `--trust-proxy`, else `DIARY_TRUST_PROXY=1`. An error says which flag or variable to fix.
     init(host: String, hostNames: [String], trustedProxies: [String], trustProxy: Bool, environment: [String: String]) throws {
-        self.hostNames = hostNames.isEmpty ? Self.list(environment["DIARY_HOST_NAMES"]) : hostNames
-        let proxies = trustedProxies.isEmpty ? Self.list(environment["DIARY_TRUSTED_PROXIES"]) : trustedProxies
         do {
-            try ServedHosts.check(hostNames: self.hostNames)
-            var trusted = try TrustedProxies(parsing: proxies)
-            if trustProxy || environment["DIARY_TRUST_PROXY"] == "1" { trusted = trusted.adding(.loopback) }
+            let names = try Self.hostNamesSetting.resolve(flag: hostNames.isEmpty ? nil : hostNames, environment: environment, default: [])
+            let proxies = try Self.trustedProxiesSetting.resolve(flag: trustedProxies.isEmpty ? nil : trustedProxies,
+                                                                  environment: environment, default: [])
+            let loopback = try Self.trustProxySetting.resolve(flag: trustProxy ? true : nil, environment: environment, default: false)
+            self.hostNames = names.value
+            do {
+                try ServedHosts.check(hostNames: names.value)
+            } catch {
+                throw SettingError(source: names.source, "\(names.source): \(error.description)")
+            }
+            var trusted: TrustedProxies
+            do {
+                trusted = try TrustedProxies(parsing: proxies.value)
+            } catch {
+                throw SettingError(source: proxies.source, "\(proxies.source): \(error.description)")
+            }
+            if loopback.value { trusted = trusted.adding(.loopback) }
             self.trustedProxies = trusted
         } catch {
-            throw ValidationError(error.description)
+            throw ValidationError("\(error)")  // a `SettingError`, naming the flag or variable
         }
         // Beyond loopback, anyone's browser can be pointed at the server under any name (DNS
         // rebinding): the names it is really reached by must be said.
@@ -30,9 +49,5 @@ struct NetworkSettings {
                 through a visitor's browser.
                 """)
         }
-    }
-
-    private static func list(_ value: String?) -> [String] {
-        (value ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

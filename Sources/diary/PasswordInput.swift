@@ -7,12 +7,12 @@ enum PasswordInput {
             // Piped: the first line. None at all (an empty pipe, /dev/null) is said as such, not
             // taken for a password that is too short.
             guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-                throw SettingError("No password came on standard input: pipe it in as the first line (printf '%s\\n' \"$PASSWORD\" | diary user …), or run the command at a terminal to type it.")
+                throw CommandError("No password came on standard input: pipe it in as the first line (printf '%s\\n' \"$PASSWORD\" | diary user …), or run the command at a terminal to type it.")
             }
             return line
         }
         let first = try readHidden(prompt)
-        if confirm, try readHidden("Again, to be sure: ") != first { throw SettingError("The two passwords differ; nothing was changed.") }
+        if confirm, try readHidden("Again, to be sure: ") != first { throw CommandError("The two passwords differ; nothing was changed.") }
         return first
     }
 

@@ -14,11 +14,13 @@ struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A file whose first line is PostgreSQL's password (default: $DIARY_DATABASE_PASSWORD_FILE, then PGPASSWORD, then PGPASSFILE or ~/.pgpass).", valueName: "path"))
     var databasePasswordFile: String?
 
-    /// Flag, then environment, then the XDG default: resolved here and nowhere else.
-    func databasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let database, !database.isEmpty { return database }
-        if let path = environment["DIARY_DATABASE"], !path.isEmpty { return path }
-        return Self.defaultPath(environment: environment)
+    static let databaseSetting = Setting<String>(flag: "--database", variable: "DIARY_DATABASE")
+    static let passwordFileSetting = Setting<String>(flag: "--database-password-file", variable: "DIARY_DATABASE_PASSWORD_FILE")
+
+    /// `--database`, then `DIARY_DATABASE`, then the XDG default (an empty flag counts as none).
+    func database(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Resolved<String> {
+        try Self.databaseSetting.resolve(flag: database.flatMap { $0.isEmpty ? nil : $0 }, environment: environment,
+                                         default: Self.defaultPath(environment: environment))
     }
 
     static func defaultPath(environment: [String: String]) -> String {
@@ -32,9 +34,9 @@ struct DatabaseOptions: ParsableArguments {
     /// be an error, not a new empty diary elsewhere.
     func openStorage(for use: Backends.Use = .command) async throws -> any Storage {
         let environment = ProcessInfo.processInfo.environment
-        let chosen = database != nil || environment["DIARY_DATABASE"].map { !$0.isEmpty } == true
-        let passwordFile = databasePasswordFile ?? environment["DIARY_DATABASE_PASSWORD_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        return try await Backends.open(databasePath(environment: environment), for: use, makingFolder: !chosen,
+        let chosen = try database(environment: environment)
+        let passwordFile = try Self.passwordFileSetting.resolve(flag: databasePasswordFile, environment: environment)?.value
+        return try await Backends.open(chosen.value, for: use, makingFolder: chosen.source == .defaultValue,
                                        passwordFile: passwordFile, environment: environment)
     }
 
@@ -53,6 +55,8 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Whose diary to use (default: $DIARY_USER, or the only user there is).", valueName: "name"))
     var user: String?
 
+    static let userSetting = Setting<String>(flag: "--user", variable: "DIARY_USER")
+
     func openStorage(for use: Backends.Use = .command) async throws -> any Storage {
         try await place.openStorage(for: use)
     }
@@ -64,15 +68,20 @@ struct StoreOptions: ParsableArguments {
     /// The diary the entry commands act on: the chosen user's, or, before any account exists,
     /// the local owner's (adopted by the first account).
     func openDiary() async throws -> Diary {
+        try await openDiaryWithPhotos().diary
+    }
+
+    /// The diary, as `openDiary` chooses it, and its photos with their rules (no quota: the
+    /// command line is the operator's own), for the commands that add photos.
+    func openDiaryWithPhotos() async throws -> (diary: Diary, photos: DiaryPhotos) {
         let storage = try await openStorage()
-        let user = try await chosenUser(try accounts(of: storage))
-        return storage.diary(of: user?.id ?? .localOwner)
+        let owner = try await chosenUser(try accounts(of: storage))?.id ?? .localOwner
+        return (storage.diary(of: owner), storage.photos(of: owner))
     }
 
     /// `--user`'s (or `DIARY_USER`'s) account, else the only one; `nil` when there is none yet.
     func chosenUser(_ accounts: Accounts) async throws -> User? {
-        let name = user ?? ProcessInfo.processInfo.environment["DIARY_USER"].flatMap { $0.isEmpty ? nil : $0 }
-        if let name {
+        if let name = try Self.userSetting.resolve(flag: user, environment: ProcessInfo.processInfo.environment)?.value {
             guard let found = try await accounts.user(named: name) else { throw AccountError.noSuchUser(name) }
             return found
         }

@@ -176,7 +176,7 @@ struct SetupTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let database = try DiaryDatabase(path: folder.appendingPathComponent("diary.sqlite").path)
         // Written with the command line before any account: the local owner's.
-        _ = try await database.diary(of: .localOwner).create(try EntryText(title: "From the terminal", body: ""), id: UUID())
+        _ = try await database.diary(of: .localOwner).create(try EntryText(title: "From the terminal", body: ""), id: UUID()).entry
         let code = SetupCode()
         let app = buildApplication(storage: SQLiteStorage(database: database), settings: ServerSettings(port: 0, bcryptCost: 4, setupCode: code), logger: .init(label: "test"))
         // A request in memory comes from no address, so not from this computer: it needs the code.

@@ -291,7 +291,7 @@ struct EntriesAPITests {
             let token = try #require(client.token)
             let user = try #require(try await client.accounts.user(forToken: token))
             let other = try DiaryDatabase(path: client.database.path).diary(of: user.id)
-            _ = try await other.create(try EntryText(title: "From the command line", body: ""), id: UUID())
+            _ = try await other.create(try EntryText(title: "From the command line", body: ""), id: UUID()).entry
             #expect(try await firstTitles() == ["From the command line", "Renamed"])
             _ = try await other.moveToTrash(id: try #require(UUID(uuidString: id)))
             #expect(try await firstTitles(gzip: true) == ["From the command line"])

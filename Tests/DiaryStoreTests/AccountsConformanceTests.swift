@@ -17,7 +17,7 @@ struct AccountsConformanceTests {
     func users(backend: StoreBackend) async throws {
         let (storage, accounts) = try await Self.accounts(backend)
         let local = storage.diary(of: .localOwner)
-        _ = try await local.create(try EntryText(title: "Before any account", body: ""), id: UUID(), tags: ["early", "이른"])
+        _ = try await local.create(try EntryText(title: "Before any account", body: ""), id: UUID(), tags: ["early", "이른"]).entry
         #expect(try await accounts.userCount() == 0)
 
         let mina = try await accounts.addUser(name: "Mina", password: "correct horse")

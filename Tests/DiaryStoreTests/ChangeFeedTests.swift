@@ -40,7 +40,7 @@ struct ChangeFeedTests {
         let start = try await other.diary(of: owner).changeCount()
         #expect(other.database.feed.count(of: owner) == start)
 
-        _ = try await one.diary(of: owner).create(try EntryText(title: "Rain", body: ""), id: UUID())
+        _ = try await one.diary(of: owner).create(try EntryText(title: "Rain", body: ""), id: UUID()).entry
         // Where it was written: at once, before its own notification comes back.
         #expect(one.database.feed.count(of: owner) == start + 1)
         // At the other instance: when PostgreSQL tells it, without reading the count again.
@@ -52,7 +52,7 @@ struct ChangeFeedTests {
         // Stopped listening: nothing is known, every question goes to the database.
         other.database.feed.stop()
         #expect(other.database.feed.count(of: owner) == nil)
-        _ = try await one.diary(of: owner).create(try EntryText(title: "Sun", body: ""), id: UUID())
+        _ = try await one.diary(of: owner).create(try EntryText(title: "Sun", body: ""), id: UUID()).entry
         #expect(try await other.diary(of: owner).changeCount() == start + 2)
     }
 

@@ -26,7 +26,7 @@ struct ConcurrentChangesConformanceTests {
         // Eight entries with eight writers each, and one entry with 48 writers and the weather.
         var entries: [UUID] = []
         for number in 0..<9 {
-            entries.append(try await diary.create(try EntryText(title: "Entry \(number)", body: ""), id: UUID()).id)
+            entries.append(try await diary.create(try EntryText(title: "Entry \(number)", body: ""), id: UUID()).entry.id)
         }
         let shared = entries[8]
         let writes = (0..<8).flatMap { entry in (0..<8).map { (entries[entry], "line \(entry).\($0)") } }

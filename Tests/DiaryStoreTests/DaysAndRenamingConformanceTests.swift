@@ -19,7 +19,7 @@ struct DaysConformanceTests {
     static func diary(_ backend: StoreBackend, _ written: [(String, String)]) async throws -> Diary {
         let store = try await backend.makeStore()
         for (when, body) in written {
-            _ = try await store.create(try EntryText(title: "", body: body), id: UUID(), at: moment(when, seoul))
+            _ = try await store.create(try EntryText(title: "", body: body), id: UUID(), at: moment(when, seoul)).entry
         }
         return store
     }
@@ -100,7 +100,7 @@ struct DaysConformanceTests {
         // Tehran moved from +03:30 to +04:30 at midnight of 2022-03-22 (20:30 UTC).
         let store = try await backend.makeStore()
         for utc in ["2022-03-21T20:15:00Z", "2022-03-21T20:45:00Z"] {
-            _ = try await store.create(try EntryText(title: utc, body: ""), id: UUID(), at: ISODate.date(from: utc)!)
+            _ = try await store.create(try EntryText(title: utc, body: ""), id: UUID(), at: ISODate.date(from: utc)!).entry
         }
         let march = try await store.calendar(year: 2022, month: 3, in: TimeZone(identifier: "Asia/Tehran")!)
         #expect(march.days.map(\.date) == ["2022-03-21", "2022-03-22"])
@@ -126,10 +126,10 @@ struct TagRenamingConformanceTests {
     @Test("Renaming changes the tag on every entry that has it, trash too, each as its next version", arguments: StoreBackend.allCases)
     func rename(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let one = try await store.create(try EntryText(title: "One", body: ""), id: UUID(), tags: ["trip", "food"])
-        let two = try await store.create(try EntryText(title: "Two", body: ""), id: UUID(), tags: ["Trip"])
-        let other = try await store.create(try EntryText(title: "Other", body: ""), id: UUID(), tags: ["home"])
-        let trashed = try await store.create(try EntryText(title: "Trashed", body: ""), id: UUID(), tags: ["food", "trip"])
+        let one = try await store.create(try EntryText(title: "One", body: ""), id: UUID(), tags: ["trip", "food"]).entry
+        let two = try await store.create(try EntryText(title: "Two", body: ""), id: UUID(), tags: ["Trip"]).entry
+        let other = try await store.create(try EntryText(title: "Other", body: ""), id: UUID(), tags: ["home"]).entry
+        let trashed = try await store.create(try EntryText(title: "Trashed", body: ""), id: UUID(), tags: ["food", "trip"]).entry
         _ = try await store.moveToTrash(id: trashed.id)
         let before = try await store.changeCount()
 
@@ -153,9 +153,9 @@ struct TagRenamingConformanceTests {
     @Test("Renaming to a tag the diary has merges the two, spelled as asked, each entry keeping it once", arguments: StoreBackend.allCases)
     func merge(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let both = try await store.create(try EntryText(title: "Both", body: ""), id: UUID(), tags: ["trip", "x", "travel"])
-        let travel = try await store.create(try EntryText(title: "Travel", body: ""), id: UUID(), tags: ["travel"])
-        let trip = try await store.create(try EntryText(title: "Trip", body: ""), id: UUID(), tags: ["trip"])
+        let both = try await store.create(try EntryText(title: "Both", body: ""), id: UUID(), tags: ["trip", "x", "travel"]).entry
+        let travel = try await store.create(try EntryText(title: "Travel", body: ""), id: UUID(), tags: ["travel"]).entry
+        let trip = try await store.create(try EntryText(title: "Trip", body: ""), id: UUID(), tags: ["trip"]).entry
         #expect(try await store.renameTag("trip", to: "Travel") == 3)
         #expect(try await store.entry(id: both.id)?.tags == ["Travel", "x"])
         #expect(try await store.entry(id: travel.id)?.tags == ["Travel"])
@@ -188,7 +188,7 @@ struct TagRenamingConformanceTests {
           arguments: StoreBackend.allCases)
     func conflictsAndBadNames(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let entry = try await store.create(try EntryText(title: "Open", body: ""), id: UUID(), tags: ["old"])
+        let entry = try await store.create(try EntryText(title: "Open", body: ""), id: UUID(), tags: ["old"]).entry
         _ = try await store.renameTag("old", to: "new")
         await #expect(throws: EntryError.self) {
             try await store.update(id: entry.id, to: try EntryText(title: "Open", body: "typed"), expecting: 1)
@@ -207,11 +207,11 @@ struct SearchFilterConformanceTests {
     func narrowed(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
         let old = try await store.create(try EntryText(title: "Sea", body: "the sea in 2020"), id: UUID(),
-                                         at: moment("2020-06-01 12:00", seoul), tags: ["travel", "바다"])
+                                         at: moment("2020-06-01 12:00", seoul), tags: ["travel", "바다"]).entry
         let starred = try await store.create(try EntryText(title: "Sea again", body: "the sea in 2024"), id: UUID(),
-                                             at: moment("2024-06-01 12:00", seoul), tags: ["travel"], starred: true)
+                                             at: moment("2024-06-01 12:00", seoul), tags: ["travel"], starred: true).entry
         let home = try await store.create(try EntryText(title: "Home", body: "no sea here, 바다 없음"), id: UUID(),
-                                          at: moment("2024-07-01 12:00", seoul))
+                                          at: moment("2024-07-01 12:00", seoul)).entry
         func found(_ filter: EntryFilter, _ words: String = "sea") async throws -> Set<UUID> {
             Set(try await store.search(words, limit: 10, filter: filter).map(\.entry.id))
         }

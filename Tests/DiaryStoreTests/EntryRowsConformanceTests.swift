@@ -8,7 +8,7 @@ struct EntryRowsConformanceTests {
     @Test("A new entry reads back as written, at version 1", arguments: StoreBackend.allCases)
     func createAndRead(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let created = try await store.create(try EntryText(title: "Rain", body: "It rained all day."), id: UUID())
+        let created = try await store.create(try EntryText(title: "Rain", body: "It rained all day."), id: UUID()).entry
         let found = try await store.entry(id: created.id)
         let read = try #require(found)
         #expect(read == created)
@@ -26,7 +26,7 @@ struct EntryRowsConformanceTests {
             defer { last = now }
             return now > last
         }
-        let entry = try await store.create(try EntryText(title: "Counted", body: ""), id: UUID())
+        let entry = try await store.create(try EntryText(title: "Counted", body: ""), id: UUID()).entry
         #expect(try await moved(), "create")
         _ = try await store.list(after: nil, limit: 20)
         _ = try await store.entry(id: entry.id)
@@ -52,8 +52,8 @@ struct EntryRowsConformanceTests {
     func createIsIdempotent(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
         let id = UUID()
-        let first = try await store.create(try EntryText(title: "Once", body: ""), id: id)
-        let again = try await store.create(try EntryText(title: "Once", body: ""), id: id)
+        let first = try await store.create(try EntryText(title: "Once", body: ""), id: id).entry
+        let again = try await store.create(try EntryText(title: "Once", body: ""), id: id).entry
         #expect(again == first)
         #expect(try await store.count() == 1)
     }
@@ -63,17 +63,17 @@ struct EntryRowsConformanceTests {
         let store = try await backend.makeStore()
         let id = UUID()
         // A first try never names a version: arriving after a retry, it leaves the retry's words.
-        let retried = try await store.create(try EntryText(title: "Train", body: "All of it"), id: id, location: nil, basedOn: 1)
-        let late = try await store.create(try EntryText(title: "Train", body: ""), id: id)
+        let retried = try await store.create(try EntryText(title: "Train", body: "All of it"), id: id, location: nil, basedOn: 1).entry
+        let late = try await store.create(try EntryText(title: "Train", body: ""), id: id).entry
         #expect(late == retried && retried.version == 1)
         // The first try got through with the title alone: the retry's words take its place.
         let other = UUID()
-        _ = try await store.create(try EntryText(title: "Bus", body: ""), id: other)
-        let newer = try await store.create(try EntryText(title: "Bus", body: "The whole ride"), id: other, location: nil, basedOn: 1)
+        _ = try await store.create(try EntryText(title: "Bus", body: ""), id: other).entry
+        let newer = try await store.create(try EntryText(title: "Bus", body: "The whole ride"), id: other, location: nil, basedOn: 1).entry
         #expect(newer.body == "The whole ride" && newer.version == 2)
         #expect(try await store.entry(id: other) == newer)
         // Changed since (by another tab, say): a retry based on the first version changes nothing.
-        let stale = try await store.create(try EntryText(title: "Bus", body: "Older words"), id: other, location: nil, basedOn: 1)
+        let stale = try await store.create(try EntryText(title: "Bus", body: "Older words"), id: other, location: nil, basedOn: 1).entry
         #expect(stale == newer)
         #expect(try await store.count() == 2)
     }
@@ -81,7 +81,7 @@ struct EntryRowsConformanceTests {
     @Test("An update grows the version; one based on an old version is refused and changes nothing", arguments: StoreBackend.allCases)
     func staleUpdateIsRefused(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let entry = try await store.create(try EntryText(title: "Draft", body: ""), id: UUID())
+        let entry = try await store.create(try EntryText(title: "Draft", body: ""), id: UUID()).entry
         let changed = try await store.update(id: entry.id, to: try EntryText(title: "Draft", body: "More"), expecting: 1)
         #expect(changed.version == 2)
         await #expect(throws: EntryError.conflict(expected: 1, current: changed)) {
@@ -93,13 +93,13 @@ struct EntryRowsConformanceTests {
     @Test("Many writes at once: each that succeeds is kept, each refused one changes nothing and fails alone", arguments: StoreBackend.allCases)
     func concurrentWrites(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let shared = try await store.create(try EntryText(title: "Shared", body: ""), id: UUID())
+        let shared = try await store.create(try EntryText(title: "Shared", body: ""), id: UUID()).entry
         // 40 new entries, and 40 updates of one entry all based on version 1: exactly one of
         // those may win; the other 39 are conflicts, which must not undo anything else.
         let outcomes = await withTaskGroup(of: (created: Entry?, updated: Entry?, conflict: Bool).self) { group in
             for number in 0..<40 {
                 group.addTask {
-                    (try? await store.create(try EntryText(title: "New \(number)", body: "Body \(number)"), id: UUID()), nil, false)
+                    (try? await store.create(try EntryText(title: "New \(number)", body: "Body \(number)"), id: UUID()).entry, nil, false)
                 }
                 group.addTask {
                     do {
@@ -127,7 +127,7 @@ struct EntryRowsConformanceTests {
     @Test("Saving the same words again is no change, whatever version it was based on", arguments: StoreBackend.allCases)
     func sameWordsAreNoChange(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let entry = try await store.create(try EntryText(title: "A", body: ""), id: UUID())
+        let entry = try await store.create(try EntryText(title: "A", body: ""), id: UUID()).entry
         let changed = try await store.update(id: entry.id, to: try EntryText(title: "A", body: "b"), expecting: 1)
         let retried = try await store.update(id: entry.id, to: try EntryText(title: "A", body: "b"), expecting: 1)
         #expect(retried == changed)
@@ -172,8 +172,8 @@ struct EntryRowsConformanceTests {
     @Test("The trash: moved, listed, restored, purged", arguments: StoreBackend.allCases)
     func trashCycle(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let keep = try await store.create(try EntryText(title: "Keep", body: ""), id: UUID())
-        let toss = try await store.create(try EntryText(title: "Toss", body: "serenity"), id: UUID())
+        let keep = try await store.create(try EntryText(title: "Keep", body: ""), id: UUID()).entry
+        let toss = try await store.create(try EntryText(title: "Toss", body: "serenity"), id: UUID()).entry
         let trashed = try await store.moveToTrash(id: toss.id)
         #expect(trashed.deletedAt != nil)
         #expect(try await store.list(after: nil, limit: 10).entries.map(\.id) == [keep.id])
@@ -194,9 +194,9 @@ struct EntryRowsConformanceTests {
     @Test("Search finds Korean inside words and English by word, with a snippet", arguments: StoreBackend.allCases)
     func search(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let diary = try await store.create(try EntryText(title: "수요일", body: "오늘 일기를 썼다"), id: UUID())
-        let middle = try await store.create(try EntryText(title: "", body: "할머니께서 떡볶이를 만드셨다"), id: UUID())
-        let soul = try await store.create(try EntryText(title: "Spring", body: "A wonderful serenity has taken possession of my entire soul"), id: UUID())
+        let diary = try await store.create(try EntryText(title: "수요일", body: "오늘 일기를 썼다"), id: UUID()).entry
+        let middle = try await store.create(try EntryText(title: "", body: "할머니께서 떡볶이를 만드셨다"), id: UUID()).entry
+        let soul = try await store.create(try EntryText(title: "Spring", body: "A wonderful serenity has taken possession of my entire soul"), id: UUID()).entry
 
         #expect(try await store.search("일기", limit: 10).map(\.entry.id) == [diary.id])
         // Two syllables from the middle of a longer word.
@@ -215,15 +215,15 @@ struct EntryRowsConformanceTests {
     @Test("Search ranks a title match above a passing mention", arguments: StoreBackend.allCases)
     func ranking(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let mention = try await store.create(try EntryText(title: "Tuesday", body: "Work, lunch, a walk, and some rain later, then a long evening of reading and rain."), id: UUID())
-        let titled = try await store.create(try EntryText(title: "Rain", body: "Rain."), id: UUID())
+        let mention = try await store.create(try EntryText(title: "Tuesday", body: "Work, lunch, a walk, and some rain later, then a long evening of reading and rain."), id: UUID()).entry
+        let titled = try await store.create(try EntryText(title: "Rain", body: "Rain."), id: UUID()).entry
         #expect(try await store.search("rain", limit: 10).map(\.entry.id) == [titled.id, mention.id])
     }
 
     @Test("Search follows edits", arguments: StoreBackend.allCases)
     func searchFollowsEdits(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let entry = try await store.create(try EntryText(title: "Old", body: "apples"), id: UUID())
+        let entry = try await store.create(try EntryText(title: "Old", body: "apples"), id: UUID()).entry
         _ = try await store.update(id: entry.id, to: try EntryText(title: "New", body: "oranges"), expecting: 1)
         #expect(try await store.search("apples", limit: 10).isEmpty)
         #expect(try await store.search("oranges", limit: 10).map(\.entry.id) == [entry.id])
@@ -241,7 +241,7 @@ struct EntryRowsConformanceTests {
     @Test("A short prefix of an id finds it; an unknown one finds nothing", arguments: StoreBackend.allCases)
     func idPrefixes(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let entry = try await store.create(try EntryText(title: "x", body: ""), id: UUID())
+        let entry = try await store.create(try EntryText(title: "x", body: ""), id: UUID()).entry
         #expect(try await store.ids(startingWith: String(entry.id.diaryString.prefix(6)), limit: 2) == [entry.id])
         #expect(try await store.ids(startingWith: "zz*", limit: 2).isEmpty)
     }
@@ -250,7 +250,7 @@ struct EntryRowsConformanceTests {
     func weatherAndLocation(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
         let location = try #require(Coordinates(latitude: 37.566_535, longitude: 126.977_969))
-        let entry = try await store.create(try EntryText(title: "Seoul", body: ""), id: UUID(), location: location)
+        let entry = try await store.create(try EntryText(title: "Seoul", body: ""), id: UUID(), location: location).entry
         #expect(entry.location?.latitude == 37.57 && entry.location?.longitude == 126.98)
         #expect(entry.weather == nil)
 

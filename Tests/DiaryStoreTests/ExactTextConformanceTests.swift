@@ -21,7 +21,7 @@ struct ExactTextConformanceTests {
         let store = try await backend.makeStore()
         for text in Self.awkward {
             let words = try EntryText(title: text.title, body: text.body)
-            let created = try await store.create(words, id: UUID())
+            let created = try await store.create(words, id: UUID()).entry
             let read = try #require(try await store.entry(id: created.id))
             #expect(Array(read.title.utf8) == Array(text.title.utf8))
             #expect(Array(read.body.utf8) == Array(text.body.utf8))
@@ -40,7 +40,7 @@ struct ExactTextConformanceTests {
           arguments: StoreBackend.allCases)
     func canonicallyEquivalentEdit(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let created = try await store.create(try EntryText(title: "Caf\u{E9}", body: "r\u{E9}sum\u{E9}"), id: UUID())
+        let created = try await store.create(try EntryText(title: "Caf\u{E9}", body: "r\u{E9}sum\u{E9}"), id: UUID()).entry
         let changed = try await store.update(id: created.id, to: try EntryText(title: "Cafe\u{301}", body: "re\u{301}sume\u{301}"), expecting: 1)
         #expect(changed.version == 2)
         let read = try #require(try await store.entry(id: created.id))
@@ -53,7 +53,7 @@ struct ExactTextConformanceTests {
         let store = try await backend.makeStore()
         let body = String(repeating: "가", count: (EntryText.maximumBodyBytes - 1) / 3) + "\u{0}"
         #expect(body.utf8.count == EntryText.maximumBodyBytes)
-        let created = try await store.create(try EntryText(title: "", body: body), id: UUID())
+        let created = try await store.create(try EntryText(title: "", body: body), id: UUID()).entry
         let read = try #require(try await store.entry(id: created.id))
         #expect(read.body.utf8.count == EntryText.maximumBodyBytes)
         #expect(read.body.utf8.last == 0)

@@ -48,7 +48,7 @@ struct GroupCommitTests {
     func fullDisk() async throws {
         let database = try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
         let store = database.diary(of: .localOwner)
-        let kept = try await store.create(try EntryText(title: "Kept", body: "written before the disk filled"), id: UUID())
+        let kept = try await store.create(try EntryText(title: "Kept", body: "written before the disk filled"), id: UUID()).entry
         // A full disk, as SQLite sees one: the file may not grow by another page (SQLITE_FULL).
         try await database.write { db in
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
@@ -61,7 +61,7 @@ struct GroupCommitTests {
             for number in 0..<8 {
                 group.addTask {
                     do {
-                        _ = try await store.create(try EntryText(title: "Day \(number)", body: big), id: UUID())
+                        _ = try await store.create(try EntryText(title: "Day \(number)", body: big), id: UUID()).entry
                         return nil
                     } catch { return error }
                 }
@@ -73,7 +73,7 @@ struct GroupCommitTests {
         for outcome in outcomes { #expect(outcome as? StoreError == .diskFull(path: database.path)) }
         #expect(try await store.entry(id: kept.id) == kept)
         try await database.write { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
-        _ = try await store.create(try EntryText(title: "Room again", body: big), id: UUID())
+        _ = try await store.create(try EntryText(title: "Room again", body: big), id: UUID()).entry
         #expect(try await store.count() == 2)
         #expect(try await database.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
     }
@@ -83,7 +83,7 @@ struct GroupCommitTests {
         let database = try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
         let store = database.diary(of: .localOwner)
         var entries: [Entry] = []
-        for number in 0..<6 { entries.append(try await store.create(try EntryText(title: "Day \(number)", body: "start\(number)"), id: UUID())) }
+        for number in 0..<6 { entries.append(try await store.create(try EntryText(title: "Day \(number)", body: "start\(number)"), id: UUID()).entry) }
         let busy = Task { try await database.write { _ in Thread.sleep(forTimeInterval: 0.3) } }
         try await Task.sleep(for: .milliseconds(50))
         // Newest entry first, each saved three times over (as autosaves come): "draftN", "againN", "finalN".
@@ -118,10 +118,10 @@ struct GroupCommitTests {
         let other = try DatabaseQueue(path: path, configuration: configuration)
         try await other.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
         await #expect(throws: StoreError.busy(path: path)) {
-            _ = try await store.create(try EntryText(title: "Blocked", body: ""), id: UUID())
+            _ = try await store.create(try EntryText(title: "Blocked", body: ""), id: UUID()).entry
         }
         try await other.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
-        let saved = try await store.create(try EntryText(title: "Later", body: ""), id: UUID())
+        let saved = try await store.create(try EntryText(title: "Later", body: ""), id: UUID()).entry
         #expect(try await store.entry(id: saved.id) == saved)
         #expect(try await store.count() == 1)
     }

@@ -48,7 +48,12 @@ struct MigrationUpgradeTests {
         let old = try #require(before.first.flatMap { UUID(uuidString: $0["id"]) })
         #expect(try await store.entry(id: old)?.weather == nil)
         let clear = Weather(provider: "openweather", condition: .clear, description: "clear sky", isDay: true, temperatureCelsius: 21)
-        try await store.attachWeather(clear, to: old)
+        // Below `Diary`'s rules, which attach only the weather of now to an entry of now.
+        _ = try await SQLiteStorage(path: path).entryRows(of: .localOwner).change(id: old) { entry in
+            var given = entry
+            given.weather = clear
+            return given
+        }
         #expect(try await store.entry(id: old)?.weather == clear)
         // v7: old entries have no tags and no star, and can be given both.
         let plain = try #require(try await store.entry(id: old))
@@ -60,7 +65,8 @@ struct MigrationUpgradeTests {
         #expect(tagged.photos.isEmpty)
         let photo = StoredPhoto(id: PhotoID(String(repeating: "b", count: 64))!, format: .png, width: 3, height: 2, byteCount: 4,
                                 storedAt: Date())
-        _ = try await store.photos.store(photo, content: Data([1, 2, 3, 4]))
+        // Below `Diary`'s rules: bytes that stand for a PNG.
+        _ = try await SQLiteStorage(path: path).photoRows(of: .localOwner).store(photo, content: Data([1, 2, 3, 4]))
         let pictured = try await store.edit(id: old, try EntryEdit(photos: [EntryPhoto(id: photo.id, caption: "옛 사진")]),
                                             expecting: tagged.version)
         #expect(try await store.entry(id: old)?.photos == [EntryPhoto(id: photo.id, caption: "옛 사진", width: 3, height: 2)])
@@ -129,7 +135,7 @@ struct MigrationUpgradeTests {
 
         let minasBefore = try await minas.changeCount()
         let joonsBefore = try await joons.changeCount()
-        _ = try await minas.create(try EntryText(title: "After the upgrade", body: ""), id: UUID())
+        _ = try await minas.create(try EntryText(title: "After the upgrade", body: ""), id: UUID()).entry
         #expect(try await minas.changeCount() > minasBefore)
         // One diary's change is not another's.
         #expect(try await joons.changeCount() == joonsBefore)

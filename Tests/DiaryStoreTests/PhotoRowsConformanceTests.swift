@@ -78,13 +78,13 @@ struct PhotoRowsConformanceTests {
     @Test("An entry's photos are part of it: read back everywhere, part of its version", arguments: StoreBackend.allCases)
     func entriesHoldPhotos(backend: StoreBackend) async throws {
         let storage = try await backend.makeStorage()
-        let store = storage.diary(of: .localOwner)
+        let store = storage.diary(of: .localOwner), rows = storage.photoRows(of: .localOwner)
         let (one, oneData) = Self.photo(bytes: 100, seed: 1)
         let (two, twoData) = Self.photo(bytes: 200, seed: 2)
-        _ = try await store.photos.store(one, content: oneData)
-        _ = try await store.photos.store(two, content: twoData)
+        _ = try await rows.store(one, content: oneData)
+        _ = try await rows.store(two, content: twoData)
         let entry = try await store.create(try EntryText(title: "", body: "", allowBlank: true), id: UUID(),
-                                           photos: [EntryPhoto(id: one.id, caption: "바다 \u{0} NUL"), EntryPhoto(id: two.id)])
+                                           photos: [EntryPhoto(id: one.id, caption: "바다 \u{0} NUL"), EntryPhoto(id: two.id)]).entry
         #expect(entry.photos == [EntryPhoto(id: one.id, caption: "바다 \u{0} NUL", width: 4000, height: 3000),
                                  EntryPhoto(id: two.id, width: 4000, height: 3000)])
         #expect(try await store.entry(id: entry.id) == entry)
@@ -110,27 +110,27 @@ struct PhotoRowsConformanceTests {
     @Test("Photos no entry holds go: at once those of an entry deleted for good, others after the grace", arguments: StoreBackend.allCases)
     func unusedGo(backend: StoreBackend) async throws {
         let storage = try await backend.makeStorage()
-        let store = storage.diary(of: .localOwner)
+        let store = storage.diary(of: .localOwner), rows = storage.photoRows(of: .localOwner)
         let longAgo = Date().addingTimeInterval(-DiaryPhotos.unusedGrace - 3_600)
         let (held, heldData) = Self.photo(bytes: 100, seed: 1, at: longAgo)
         let (trashedOnly, trashedData) = Self.photo(bytes: 100, seed: 2, at: longAgo)
         let (oldUnused, oldData) = Self.photo(bytes: 100, seed: 3, at: longAgo)
         let (newUnused, newData) = Self.photo(bytes: 100, seed: 4)
         for (photo, data) in [(held, heldData), (trashedOnly, trashedData), (oldUnused, oldData), (newUnused, newData)] {
-            _ = try await store.photos.store(photo, content: data)
+            _ = try await rows.store(photo, content: data)
         }
         let text = try EntryText(title: "t", body: "")
-        _ = try await store.create(text, id: UUID(), photos: [EntryPhoto(id: held.id)])
-        let doomed = try await store.create(text, id: UUID(), photos: [EntryPhoto(id: trashedOnly.id), EntryPhoto(id: held.id)])
+        _ = try await store.create(text, id: UUID(), photos: [EntryPhoto(id: held.id)]).entry
+        let doomed = try await store.create(text, id: UUID(), photos: [EntryPhoto(id: trashedOnly.id), EntryPhoto(id: held.id)]).entry
         _ = try await store.moveToTrash(id: doomed.id)
         try await store.removeUnusedPhotos()
-        #expect(try await store.photos.photo(id: oldUnused.id) == nil, "unused for longer than the grace")
-        #expect(try await store.photos.photo(id: newUnused.id) != nil, "sent ahead of its entry, perhaps")
-        #expect(try await store.photos.photo(id: trashedOnly.id) != nil, "the trash holds it")
+        #expect(try await rows.photo(id: oldUnused.id) == nil, "unused for longer than the grace")
+        #expect(try await rows.photo(id: newUnused.id) != nil, "sent ahead of its entry, perhaps")
+        #expect(try await rows.photo(id: trashedOnly.id) != nil, "the trash holds it")
         try await store.purge(id: doomed.id)
-        #expect(try await store.photos.photo(id: trashedOnly.id) == nil)
-        #expect(try await store.photos.part(0, of: trashedOnly.id) == nil, "its bytes went with it")
-        #expect(try await store.photos.photo(id: held.id) != nil, "another entry holds it")
+        #expect(try await rows.photo(id: trashedOnly.id) == nil)
+        #expect(try await rows.part(0, of: trashedOnly.id) == nil, "its bytes went with it")
+        #expect(try await rows.photo(id: held.id) != nil, "another entry holds it")
     }
 
     @Test("The server's trash expiry lets go of unused photos in every diary", arguments: StoreBackend.allCases)

@@ -20,7 +20,7 @@ struct PostgresLockOrderTests {
         let diary = storage.diary(of: .localOwner)
         var made: [Entry] = []
         for title in ["One", "Two", "Three"] {
-            made.append(try await diary.create(try EntryText(title: title, body: ""), id: UUID(), tags: ["trip"]))
+            made.append(try await diary.create(try EntryText(title: title, body: ""), id: UUID(), tags: ["trip"]).entry)
         }
         let (middle, last) = (made[1], made[2])
 

@@ -76,7 +76,7 @@ struct PostgresSetupTests {
             try await group.waitForAll()
         }
         let storage = try await Backends.open(url, for: .command)
-        _ = try await storage.diary(of: .localOwner).create(try EntryText(title: "After", body: ""), id: UUID())
+        _ = try await storage.diary(of: .localOwner).create(try EntryText(title: "After", body: ""), id: UUID()).entry
         // Each migration is recorded once.
         try PostgresForTests.psql(url, """
             DO $$ BEGIN
@@ -114,7 +114,7 @@ struct PostgresSetupTests {
                     """)
             }
             let storage = try await Backends.open(url, for: .command)
-            let entry = try await storage.diary(of: .localOwner).create(try EntryText(title: "Kept", body: "일기"), id: UUID())
+            let entry = try await storage.diary(of: .localOwner).create(try EntryText(title: "Kept", body: "일기"), id: UUID()).entry
             let reopened = try await Backends.open(url, for: .command).diary(of: .localOwner)
             #expect(try await reopened.entry(id: entry.id) == entry)
             guard index > 0 else { continue }

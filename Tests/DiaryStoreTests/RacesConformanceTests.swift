@@ -12,18 +12,19 @@ struct RacesConformanceTests {
 
     @Test("A backend refuses an entry naming a photo its diary does not hold, in the write itself", arguments: StoreBackend.allCases)
     func rowsRefuseMissingPhotos(backend: StoreBackend) async throws {
-        let store = try await backend.makeStore()
+        let storage = try await backend.makeStorage()
+        let store = storage.diary(of: .localOwner), rows = storage.entryRows(of: .localOwner)
         let (photo, data) = PhotoRowsConformanceTests.photo(bytes: 100)
-        _ = try await store.photos.store(photo, content: data)
-        let holder = try await store.create(try EntryText(title: "t", body: ""), id: UUID(), photos: [EntryPhoto(id: photo.id)])
+        _ = try await storage.photoRows(of: .localOwner).store(photo, content: data)
+        let holder = try await store.create(try EntryText(title: "t", body: ""), id: UUID(), photos: [EntryPhoto(id: photo.id)]).entry
         let (gone, _) = PhotoRowsConformanceTests.photo(bytes: 100, seed: 2)
         // Below `Diary`'s own check, as if the photo went between that check and the write.
         let naming = Entry(id: UUID(), title: "t", body: "", createdAt: Date(), updatedAt: Date(),
                            photos: [EntryPhoto(id: photo.id), EntryPhoto(id: gone.id)])
-        await #expect(throws: EntryError.photoNotStored(gone.id.hex)) { try await store.rows.insert(naming) { _ in nil } }
+        await #expect(throws: EntryError.photoNotStored(gone.id.hex)) { try await rows.insert(naming) { _ in nil } }
         #expect(try await store.entry(id: naming.id) == nil)
         await #expect(throws: EntryError.photoNotStored(gone.id.hex)) {
-            try await store.rows.change(id: holder.id) { entry in
+            try await rows.change(id: holder.id) { entry in
                 var changed = entry
                 changed.photos.append(EntryPhoto(id: gone.id))
                 try changed.advanceVersion()
@@ -31,7 +32,7 @@ struct RacesConformanceTests {
             }
         }
         await #expect(throws: EntryError.photoNotStored(gone.id.hex)) {
-            try await store.rows.insert([naming], onlyIntoEmptyDiary: false)
+            try await rows.insert([naming], onlyIntoEmptyDiary: false)
         }
         #expect(try await store.entry(id: holder.id)?.photos.map(\.id) == [photo.id], "nothing of the refused change was written")
         // A change that leaves the photos alone is no check of them.
@@ -44,11 +45,12 @@ struct RacesConformanceTests {
     func purgeRacesSave(backend: StoreBackend) async throws {
         let (one, two) = try await backend.makeTwoInstances()
         let purging = one.diary(of: .localOwner), saving = two.diary(of: .localOwner)
+        let purgingRows = one.entryRows(of: .localOwner), savingPhotos = two.photoRows(of: .localOwner)
         var saved = 0, refused = 0
         for round in 0..<30 {
             let (photo, data) = PhotoRowsConformanceTests.photo(bytes: 64, seed: UInt8(round))
-            _ = try await saving.photos.store(photo, content: data)
-            let doomed = try await purging.create(try EntryText(title: "doomed", body: ""), id: UUID(), photos: [EntryPhoto(id: photo.id)])
+            _ = try await savingPhotos.store(photo, content: data)
+            let doomed = try await purging.create(try EntryText(title: "doomed", body: ""), id: UUID(), photos: [EntryPhoto(id: photo.id)]).entry
             // Saves start one after another, 0.3 ms apart, about when the purge does (earlier or
             // later each round), so that between them they meet it at every point.
             let purgeDelay = UInt64(round % 6) * 600_000
@@ -61,7 +63,7 @@ struct RacesConformanceTests {
                     _ = try await purging.emptyTrash()
                 default:
                     _ = try await purging.moveToTrash(id: doomed.id)
-                    _ = try await purging.rows.emptyTrash(deletedBefore: nil)
+                    _ = try await purgingRows.emptyTrash(deletedBefore: nil)
                     try await purging.removeUnusedPhotos(including: [photo.id])
                 }
             }()
@@ -71,7 +73,7 @@ struct RacesConformanceTests {
                         try await Task.sleep(nanoseconds: UInt64(save) * 300_000)
                         do {
                             return try await saving.create(try EntryText(title: "later", body: ""), id: UUID(),
-                                                           photos: [EntryPhoto(id: photo.id)]).id
+                                                           photos: [EntryPhoto(id: photo.id)]).entry.id
                         } catch EntryError.photoNotStored {
                             return nil
                         }
@@ -80,7 +82,7 @@ struct RacesConformanceTests {
                 return try await group.reduce(into: [UUID?]()) { $0.append($1) }
             }
             let (_, entries) = try await (purged, made)
-            let held = try await saving.photos.photo(id: photo.id) != nil
+            let held = try await savingPhotos.photo(id: photo.id) != nil
             for entry in entries {
                 if let entry {
                     saved += 1
@@ -89,7 +91,7 @@ struct RacesConformanceTests {
                     refused += 1
                 }
             }
-            if held { #expect(try await saving.photos.part(0, of: photo.id) == data) }
+            if held { #expect(try await savingPhotos.part(0, of: photo.id) == data) }
         }
         #expect(saved + refused == 30 * 12)
     }

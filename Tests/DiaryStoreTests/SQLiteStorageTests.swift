@@ -74,7 +74,7 @@ struct SQLiteStorageTests {
         func fileSize() throws -> Int { try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int }
         let before = try fileSize()
         let body = String(repeating: "A long day of writing. ", count: 200)
-        for number in 0..<200 { _ = try await store.create(try EntryText(title: "Entry \(number)", body: body), id: UUID()) }
+        for number in 0..<200 { _ = try await store.create(try EntryText(title: "Entry \(number)", body: body), id: UUID()).entry }
         // No commit copied the log back: every new page is still in the -wal file.
         #expect(try fileSize() == before)
 
@@ -112,7 +112,7 @@ struct BackupTests {
         let store = storage.diary(of: .localOwner)
         _ = try await store.importEntries((0..<200).map { Entry(title: "E\($0)", body: String(repeating: "words ", count: 50), createdAt: Date(timeIntervalSince1970: Double($0))) })
         let writer = Task {
-            for number in 0..<200 { _ = try await store.create(try EntryText(title: "During \(number)", body: "x"), id: UUID()) }
+            for number in 0..<200 { _ = try await store.create(try EntryText(title: "During \(number)", body: "x"), id: UUID()).entry }
         }
         let copyPath = folder.appendingPathComponent("backup.sqlite").path
         try await storage.backup(to: copyPath)
@@ -137,7 +137,7 @@ struct OwnerIsolationTests {
         let database = try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
         let alice = database.diary(of: UserID(rawValue: 1))
         let bob = database.diary(of: UserID(rawValue: 2))
-        let secret = try await alice.create(try EntryText(title: "Alice's secret", body: "serenity 일기"), id: UUID())
+        let secret = try await alice.create(try EntryText(title: "Alice's secret", body: "serenity 일기"), id: UUID()).entry
 
         #expect(try await bob.entry(id: secret.id) == nil)
         #expect(try await bob.list(after: nil, limit: 10).entries.isEmpty)
@@ -152,7 +152,7 @@ struct OwnerIsolationTests {
         await #expect(throws: EntryError.notFound(secret.id.diaryString)) { try await bob.purge(id: secret.id) }
         // Ids are per diary: Bob may use the same id, learns nothing of Alice's entry, and
         // changes nothing of it; importing an entry with that id into his diary stores it.
-        let bobs = try await bob.create(try EntryText(title: "mine", body: ""), id: secret.id)
+        let bobs = try await bob.create(try EntryText(title: "mine", body: ""), id: secret.id).entry
         #expect(bobs.title == "mine" && bobs.version == 1)
         let copy = Entry(id: secret.id, title: "Imported", body: "", createdAt: Date(timeIntervalSince1970: 0))
         let carol = database.diary(of: UserID(rawValue: 3))

@@ -37,7 +37,7 @@ struct SearchTotalityTests {
         let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
         let store = try SQLiteStorage.diary(path: path)
         for (title, body) in [("Rain", "rain AND walk NEAR the river"), ("일기", "오늘 일기를 썼다"), ("Café", "naïve ﬁsh 👩‍👩‍👧 ١٢٣")] {
-            _ = try await store.create(try EntryText(title: title, body: body), id: UUID())
+            _ = try await store.create(try EntryText(title: title, body: body), id: UUID()).entry
         }
         let index = try DatabaseQueue(path: path)
         var random = SplitMix64(seed: 14)
@@ -58,7 +58,7 @@ struct SearchTotalityTests {
     @Test("A search through the store answers with entries or a SearchError, whatever the query")
     func storeSearchIsTotal() async throws {
         let store = try await StoreBackend.sqlite.makeStore()
-        _ = try await store.create(try EntryText(title: "Rain", body: "rain AND walk \"NEAR\" title:river"), id: UUID())
+        _ = try await store.create(try EntryText(title: "Rain", body: "rain AND walk \"NEAR\" title:river"), id: UUID()).entry
         var random = SplitMix64(seed: 1_400)
         for _ in 0..<300 {
             let text = Self.randomQuery(using: &random, maxScalars: 400)
@@ -143,8 +143,8 @@ struct SearchRankingPrivacyTests {
         let alice = database.diary(of: UserID(rawValue: 1))
         let bob = database.diary(of: UserID(rawValue: 2))
         for day in Self.days {
-            _ = try await alice.create(try EntryText(title: day.title, body: day.body), id: UUID())
-            _ = try await bob.create(try EntryText(title: day.title, body: day.body), id: UUID())
+            _ = try await alice.create(try EntryText(title: day.title, body: day.body), id: UUID()).entry
+            _ = try await bob.create(try EntryText(title: day.title, body: day.body), id: UUID()).entry
         }
         let queries = ["rain walk", "walk", "rain", "tea", "walk tea", "rain wal"]
         let before = try await orders(alice, queries)

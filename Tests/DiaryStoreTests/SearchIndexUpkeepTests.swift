@@ -21,7 +21,7 @@ struct SearchIndexUpkeepTests {
         // 4 MB at which PostgreSQL would merge them inside a write.
         for n in 0..<200 {
             let words = (0..<40).map { "word\(n)x\($0)" }.joined(separator: " ")
-            _ = try await diary.create(try EntryText(title: "Day \(n)", body: "rain and \(words)"), id: UUID())
+            _ = try await diary.create(try EntryText(title: "Day \(n)", body: "rain and \(words)"), id: UUID()).entry
         }
         // A merge begun after the last write, and words moved.
         let upkeep = storage.database.searchIndexUpkeep
@@ -71,7 +71,7 @@ struct SearchIndexUpkeepTests {
         let storage = try await PostgresStorage.open(
             try PostgresAddress(url: writerURL, environment: environment.merging(["PGPASSWORD": password]) { $1 }), logger: logger)
         let diary = storage.diary(of: .localOwner)
-        _ = try await diary.create(try EntryText(title: "Rain", body: "a walk in the rain"), id: UUID())
+        _ = try await diary.create(try EntryText(title: "Rain", body: "a walk in the rain"), id: UUID()).entry
 
         // It returns, rather than asking every interval for ever (the test's time limit).
         let upkeep = SearchIndexUpkeep(interval: .milliseconds(10))

@@ -10,7 +10,7 @@ struct TagsAndStarsConformanceTests {
     func readBack(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
         let entry = try await store.create(try EntryText(title: "Jeju", body: "The sea was wild"), id: UUID(),
-                                           tags: ["travel", "  여행 ", "Travel", "#sea", "Trip  to\tJeju"], starred: true)
+                                           tags: ["travel", "  여행 ", "Travel", "#sea", "Trip  to\tJeju"], starred: true).entry
         #expect(entry.tags == ["travel", "여행", "sea", "Trip to Jeju"])
         #expect(entry.starred && entry.version == 1)
         #expect(try await store.entry(id: entry.id) == entry)
@@ -18,28 +18,28 @@ struct TagsAndStarsConformanceTests {
         #expect(row.tags == entry.tags && row.starred)
         #expect(try await store.export(after: nil, limit: 5).entries == [entry])
         #expect(try await store.search("sea wild", limit: 5).first?.entry.tags == entry.tags)
-        let plain = try await store.create(try EntryText(title: "Plain", body: ""), id: UUID())
+        let plain = try await store.create(try EntryText(title: "Plain", body: ""), id: UUID()).entry
         #expect(plain.tags.isEmpty && !plain.starred)
     }
 
     @Test("A tag already in the diary keeps its first spelling; one only in the trash does not count", arguments: StoreBackend.allCases)
     func firstSpelling(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let first = try await store.create(try EntryText(title: "One", body: ""), id: UUID(), tags: ["Travel", "ＦＯＯＤ"])
-        let second = try await store.create(try EntryText(title: "Two", body: ""), id: UUID(), tags: ["TRAVEL", "food", "new"])
+        let first = try await store.create(try EntryText(title: "One", body: ""), id: UUID(), tags: ["Travel", "ＦＯＯＤ"]).entry
+        let second = try await store.create(try EntryText(title: "Two", body: ""), id: UUID(), tags: ["TRAVEL", "food", "new"]).entry
         #expect(second.tags == ["Travel", "ＦＯＯＤ", "new"])
         let edited = try await store.edit(id: first.id, try EntryEdit(tags: ["Travel", "NEW"]), expecting: 1)
         #expect(edited.tags == ["Travel", "new"])
         _ = try await store.moveToTrash(id: first.id)
         _ = try await store.moveToTrash(id: second.id)
-        let third = try await store.create(try EntryText(title: "Three", body: ""), id: UUID(), tags: ["travel"])
+        let third = try await store.create(try EntryText(title: "Three", body: ""), id: UUID(), tags: ["travel"]).entry
         #expect(third.tags == ["travel"])
     }
 
     @Test("Tags, the star and the moment are the writer's: each change is a new version, and a stale one conflicts", arguments: StoreBackend.allCases)
     func partOfTheVersion(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let entry = try await store.create(try EntryText(title: "Versioned", body: ""), id: UUID())
+        let entry = try await store.create(try EntryText(title: "Versioned", body: ""), id: UUID()).entry
         let tagged = try await store.edit(id: entry.id, try EntryEdit(tags: ["a"]), expecting: 1)
         #expect(tagged.version == 2 && tagged.tags == ["a"] && tagged.title == "Versioned")
         let starred = try await store.edit(id: entry.id, try EntryEdit(starred: true), expecting: 2)
@@ -64,8 +64,8 @@ struct TagsAndStarsConformanceTests {
     func backdatedOrder(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
         let now = Date()
-        let older = try await store.create(try EntryText(title: "Older", body: ""), id: UUID(), at: now.addingTimeInterval(-3600))
-        let newer = try await store.create(try EntryText(title: "Written the next morning", body: ""), id: UUID(), at: now)
+        let older = try await store.create(try EntryText(title: "Older", body: ""), id: UUID(), at: now.addingTimeInterval(-3600)).entry
+        let newer = try await store.create(try EntryText(title: "Written the next morning", body: ""), id: UUID(), at: now).entry
         #expect(try await store.list(after: nil, limit: 5).entries.map(\.id) == [newer.id, older.id])
         _ = try await store.edit(id: newer.id, try EntryEdit(moment: now.addingTimeInterval(-86_400)), expecting: 1)
         #expect(try await store.list(after: nil, limit: 5).entries.map(\.id) == [older.id, newer.id])
@@ -74,7 +74,7 @@ struct TagsAndStarsConformanceTests {
     @Test("Trash and restore keep an entry's tags and star; an import keeps them too", arguments: StoreBackend.allCases)
     func trashAndImport(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let entry = try await store.create(try EntryText(title: "Kept", body: ""), id: UUID(), tags: ["x", "y"], starred: true)
+        let entry = try await store.create(try EntryText(title: "Kept", body: ""), id: UUID(), tags: ["x", "y"], starred: true).entry
         let trashed = try await store.moveToTrash(id: entry.id)
         #expect(try await store.trash(after: nil, limit: 5).entries.first?.tags == ["x", "y"])
         let restored = try await store.restore(id: entry.id)
@@ -87,7 +87,7 @@ struct TagsAndStarsConformanceTests {
     @Test("Bad tags and moments are refused with what is wrong, and nothing changes", arguments: StoreBackend.allCases)
     func refused(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        let entry = try await store.create(try EntryText(title: "Safe", body: ""), id: UUID(), tags: ["kept"])
+        let entry = try await store.create(try EntryText(title: "Safe", body: ""), id: UUID(), tags: ["kept"]).entry
         #expect(throws: EntryError.badTag(position: 2, "it is empty")) { try EntryEdit(tags: ["ok", "  "]) }
         #expect(throws: EntryError.badTag(position: 1, "it is longer than 100 characters")) {
             try EntryEdit(tags: [String(repeating: "가", count: 101)])
@@ -95,7 +95,7 @@ struct TagsAndStarsConformanceTests {
         #expect(throws: EntryError.tooManyTags(limit: 50)) { try EntryEdit(tags: (1...51).map { "tag\($0)" }) }
         #expect(throws: EntryError.momentOutOfRange) { try EntryEdit(moment: Date(timeIntervalSince1970: 1e15)) }
         await #expect(throws: EntryError.self) {
-            try await store.create(try EntryText(title: "Never", body: ""), id: UUID(), tags: ["a\u{7}b"])
+            try await store.create(try EntryText(title: "Never", body: ""), id: UUID(), tags: ["a\u{7}b"]).entry
         }
         #expect(try await store.count() == 1)
         #expect(try await store.entry(id: entry.id) == entry)
@@ -121,7 +121,7 @@ struct FilterConformanceTests {
             if n % 2 == 0 { tags.append("Even") }
             if n % 3 == 0 { tags.append(n % 2 == 0 ? "third" : "THIRD") }
             entries.append(try await store.create(try EntryText(title: "Day \(n)", body: ""), id: UUID(),
-                                                  at: start.addingTimeInterval(Double(n) * 86_400), tags: tags, starred: n % 5 == 0))
+                                                  at: start.addingTimeInterval(Double(n) * 86_400), tags: tags, starred: n % 5 == 0).entry)
         }
         _ = try await store.moveToTrash(id: entries[29].id)
         return (store, entries)
@@ -197,11 +197,11 @@ struct TagListAndOnThisDayTests {
     func tagList(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
         let start = Date(timeIntervalSince1970: 1_600_000_000)
-        _ = try await store.create(try EntryText(title: "1", body: ""), id: UUID(), at: start, tags: ["Walk", "여행"])
-        _ = try await store.create(try EntryText(title: "2", body: ""), id: UUID(), at: start + 60, tags: ["walk", "rain"])
-        let trashed = try await store.create(try EntryText(title: "3", body: ""), id: UUID(), at: start + 120, tags: ["WALK", "gone"])
+        _ = try await store.create(try EntryText(title: "1", body: ""), id: UUID(), at: start, tags: ["Walk", "여행"]).entry
+        _ = try await store.create(try EntryText(title: "2", body: ""), id: UUID(), at: start + 60, tags: ["walk", "rain"]).entry
+        let trashed = try await store.create(try EntryText(title: "3", body: ""), id: UUID(), at: start + 120, tags: ["WALK", "gone"]).entry
         _ = try await store.moveToTrash(id: trashed.id)
-        _ = try await store.create(try EntryText(title: "4", body: ""), id: UUID(), at: start + 180, tags: ["Apple", "rain", "walk"])
+        _ = try await store.create(try EntryText(title: "4", body: ""), id: UUID(), at: start + 180, tags: ["Apple", "rain", "walk"]).entry
         #expect(try await store.tags() == [TagCount(tag: "Walk", count: 3), TagCount(tag: "rain", count: 2),
                                            TagCount(tag: "Apple", count: 1), TagCount(tag: "여행", count: 1)])
         #expect(try await backend.makeStore().tags().isEmpty)
@@ -219,7 +219,7 @@ struct TagListAndOnThisDayTests {
                                 ("Five years ago", "2020-11-25T03:00:00.000Z"),
                                 ("Today itself", "2025-11-25T01:00:00.000Z"),
                                 ("Another day", "2022-06-01T03:00:00.000Z")] {
-            _ = try await store.create(try EntryText(title: title, body: ""), id: UUID(), at: at(moment))
+            _ = try await store.create(try EntryText(title: title, body: ""), id: UUID(), at: at(moment)).entry
         }
         let years = try await store.onThisDay(at("2025-11-25T03:00:00.000Z"), in: seoul)
         #expect(years.map(\.years) == [1, 5])
@@ -227,8 +227,8 @@ struct TagListAndOnThisDayTests {
         #expect(years.last?.entries.map(\.title) == ["Five years ago"])
         #expect(try await store.onThisDay(at("2025-06-02T03:00:00.000Z"), in: seoul).isEmpty)
         // February 29 looks at leap years only.
-        _ = try await store.create(try EntryText(title: "Leap day", body: ""), id: UUID(), at: at("2020-02-29T03:00:00.000Z"))
-        _ = try await store.create(try EntryText(title: "Not a leap day", body: ""), id: UUID(), at: at("2023-03-01T03:00:00.000Z"))
+        _ = try await store.create(try EntryText(title: "Leap day", body: ""), id: UUID(), at: at("2020-02-29T03:00:00.000Z")).entry
+        _ = try await store.create(try EntryText(title: "Not a leap day", body: ""), id: UUID(), at: at("2023-03-01T03:00:00.000Z")).entry
         #expect(try await store.onThisDay(at("2024-02-29T03:00:00.000Z"), in: seoul).map(\.years) == [4])
     }
 }
@@ -239,9 +239,9 @@ struct EmptyTrashConformanceTests {
     func emptyNow(backend: StoreBackend) async throws {
         let storage = try await backend.makeStorage()
         let store = storage.diary(of: .localOwner)
-        let kept = try await store.create(try EntryText(title: "Kept serenity", body: ""), id: UUID(), tags: ["t"])
+        let kept = try await store.create(try EntryText(title: "Kept serenity", body: ""), id: UUID(), tags: ["t"]).entry
         for n in 0..<3 {
-            let gone = try await store.create(try EntryText(title: "Gone serenity \(n)", body: ""), id: UUID(), tags: ["t"])
+            let gone = try await store.create(try EntryText(title: "Gone serenity \(n)", body: ""), id: UUID(), tags: ["t"]).entry
             _ = try await store.moveToTrash(id: gone.id)
         }
         let before = try await store.changeCount()

@@ -15,8 +15,8 @@ struct TimeZonesConformanceTests {
     func kept(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
         let zoned = try await store.create(try EntryText(title: "Seoul morning", body: "아침 산책"), id: UUID(), at: seoulMorning,
-                                           timeZone: "Asia/Seoul")
-        let plain = try await store.create(try EntryText(title: "No zone", body: "morning walk"), id: UUID(), at: seoulMorning)
+                                           timeZone: "Asia/Seoul").entry
+        let plain = try await store.create(try EntryText(title: "No zone", body: "morning walk"), id: UUID(), at: seoulMorning).entry
         #expect(zoned.timeZone == "Asia/Seoul" && plain.timeZone == nil)
         #expect(try await store.entry(id: zoned.id)?.timeZone == "Asia/Seoul")
         #expect(try await store.entry(id: plain.id)?.timeZone == nil)
@@ -56,8 +56,8 @@ struct TimeZonesConformanceTests {
           arguments: StoreBackend.allCases)
     func days(backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        _ = try await store.create(try EntryText(title: "Seoul", body: "one two"), id: UUID(), at: seoulMorning, timeZone: "Asia/Seoul")
-        _ = try await store.create(try EntryText(title: "Unzoned", body: "three"), id: UUID(), at: seoulMorning)
+        _ = try await store.create(try EntryText(title: "Seoul", body: "one two"), id: UUID(), at: seoulMorning, timeZone: "Asia/Seoul").entry
+        _ = try await store.create(try EntryText(title: "Unzoned", body: "three"), id: UUID(), at: seoulMorning).entry
         // Read in London: the zoned entry is on May 1 (as in Seoul), the other on April 30.
         let may = try await store.calendar(year: 2024, month: 5, in: london)
         #expect(may.days == [DayTally(date: "2024-05-01", entries: 1, words: 3)])
@@ -79,15 +79,15 @@ struct TimeZonesConformanceTests {
         let store = try await backend.makeStore()
         // The diary's oldest entry: 11:00 UTC on 1 January 2020, still 31 December 2019 at UTC−12.
         _ = try await store.create(try EntryText(title: "New Year's Eve", body: ""), id: UUID(),
-                                   at: Date(timeIntervalSince1970: 1_577_876_400), timeZone: "Etc/GMT+12")
+                                   at: Date(timeIntervalSince1970: 1_577_876_400), timeZone: "Etc/GMT+12").entry
         let eve = try await store.onThisDay(Date(timeIntervalSince1970: 1_767_182_400), in: .gmt)  // 2025-12-31 12:00 UTC
         #expect(eve.map(\.years) == [6] && eve.first?.entries.map(\.title) == ["New Year's Eve"])
         // 70 entries of 2 May 2024 (UTC) come first in the span read; 1 May's, of Seoul, after them.
         for minute in 0..<70 {
             _ = try await store.create(try EntryText(title: "May 2, \(minute)", body: ""), id: UUID(),
-                                       at: Date(timeIntervalSince1970: 1_714_651_200 + Double(minute * 60)))
+                                       at: Date(timeIntervalSince1970: 1_714_651_200 + Double(minute * 60))).entry
         }
-        _ = try await store.create(try EntryText(title: "Seoul", body: ""), id: UUID(), at: seoulMorning, timeZone: "Asia/Seoul")
+        _ = try await store.create(try EntryText(title: "Seoul", body: ""), id: UUID(), at: seoulMorning, timeZone: "Asia/Seoul").entry
         let may = try await store.onThisDay(Date(timeIntervalSince1970: 1_746_100_800), in: .gmt, perYear: 1)  // 2025-05-01
         #expect(may.map(\.years) == [1] && may.first?.entries.map(\.title) == ["Seoul"])
     }

@@ -73,6 +73,8 @@ struct WeatherProviderTests {
         try Data("from-a-file\n".utf8).write(to: keyFile)
         let provider = try WeatherSettings.provider(choice: nil, environment: ["DIARY_WEATHER": "openweather", "DIARY_OPENWEATHER_KEY_FILE": keyFile.path])
         #expect(provider?.name == "openweather")
-        #expect(throws: WeatherSettingsError.unknownProvider("sunny")) { try WeatherSettings.provider(choice: "sunny", environment: [:]) }
+        #expect(throws: SettingError.self) { try WeatherSettings.provider(choice: "sunny", environment: [:]) }
+        let error = try #require(throws: SettingError.self) { try WeatherSettings.provider(choice: nil, environment: ["DIARY_WEATHER": "sunny"]) }
+        #expect(error.source == .environment("DIARY_WEATHER") && error.description.contains("no weather provider called sunny"))
     }
 }

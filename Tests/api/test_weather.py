@@ -137,6 +137,43 @@ def test_a_backdated_entry_gets_no_weather_of_now(weather_api, open_meteo):
     assert weather_api.get(f"/api/v1/entries/{backdated['id']}").json()["weather"] is None
 
 
+def iso(moment):
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def test_an_entry_moved_to_another_day_loses_the_weather_of_the_moment_it_was_written(weather_api, open_meteo):
+    """Written this morning about last night, then redated: this morning's weather is not last
+    night's. A few minutes' correction keeps it."""
+    import datetime
+    entry = weather_api.create("Last night", "It poured.", location=SEOUL)
+    written = datetime.datetime.fromisoformat(wait_for_weather(weather_api, entry["id"])["createdAt"].replace("Z", "+00:00"))
+    nudged = weather_api.patch(f"/api/v1/entries/{entry['id']}", json={"createdAt": iso(written - datetime.timedelta(minutes=10))},
+                               headers={"If-Match": '"1"'})
+    assert nudged.status_code == 200, nudged.text
+    assert nudged.json()["weather"]["icon"] == "rain-night"
+    redated = weather_api.patch(f"/api/v1/entries/{entry['id']}", json={"createdAt": iso(written - datetime.timedelta(hours=12))},
+                                headers={"If-Match": '"2"'})
+    assert redated.status_code == 200, redated.text
+    assert redated.json()["weather"] is None
+    assert redated.json()["location"] == {"latitude": 37.57, "longitude": 126.98}
+    assert weather_api.get(f"/api/v1/entries/{entry['id']}").json()["weather"] is None
+
+
+def test_weather_that_answers_after_its_entry_was_backdated_is_not_attached(weather_api, open_meteo):
+    import datetime
+    open_meteo.delay = 1.0
+    entry = weather_api.create("This morning", "Or was it yesterday?", location=SEOUL)
+    then = iso(datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=2))
+    redated = weather_api.patch(f"/api/v1/entries/{entry['id']}", json={"createdAt": then}, headers={"If-Match": '"1"'})
+    assert redated.status_code == 200, redated.text
+    deadline = time.monotonic() + 10
+    while not open_meteo.requests and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(open_meteo.requests) == 1, "the entry was new and of now when it was made"
+    time.sleep(2.0)  # the answer came and went
+    assert weather_api.get(f"/api/v1/entries/{entry['id']}").json()["weather"] is None
+
+
 def test_the_weather_survives_an_edit_and_the_trash(weather_api, open_meteo):
     entry = weather_api.create("Rain", "x", location=SEOUL)
     wait_for_weather(weather_api, entry["id"])

@@ -55,6 +55,10 @@ public struct EntryEdit: Sendable {
 
     /// `entry` with this edit made, as its next version at `now`; `nil` when the edit changes
     /// nothing (the same words, byte for byte, the same tags, star and moment).
+    ///
+    /// An entry moved to another moment (more than `Weather.nowSpan` away: written this morning,
+    /// redated to the evening before) loses its weather, which was that of the moment it was
+    /// written, not of the new one; a few minutes' correction keeps it.
     func applied(to entry: Entry, at now: Date) throws(EntryError) -> Entry? {
         var changed = entry
         if let text {
@@ -63,7 +67,10 @@ public struct EntryEdit: Sendable {
         }
         if let tags { changed.tags = tags }
         if let starred { changed.starred = starred }
-        if let moment { changed.createdAt = moment }
+        if let moment {
+            changed.createdAt = moment
+            if abs(moment.timeIntervalSince(entry.createdAt)) > Weather.nowSpan { changed.weather = nil }
+        }
         if let photos { changed.photos = photos }
         if let timeZone { changed.timeZone = timeZone }
         let same = changed.title.utf8.elementsEqual(entry.title.utf8) && changed.body.utf8.elementsEqual(entry.body.utf8)

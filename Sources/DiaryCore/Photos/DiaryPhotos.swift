@@ -5,7 +5,9 @@ import Foundation
 /// what a photo must be to be kept, what is taken out of it first, and how much a diary may hold.
 /// The server and the command line add photos through here and nothing else.
 public struct DiaryPhotos: Sendable {
-    public let rows: any PhotoRows
+    /// The backend's rows: reached through this type's methods only, so every photo kept obeys
+    /// its rules (`scripts/check-seam` holds the rest of the code to it).
+    let rows: any PhotoRows
     /// The most bytes the diary's photos may take together; `nil`: no limit (the default).
     public var quotaBytes: Int64?
 
@@ -87,6 +89,34 @@ public struct DiaryPhotos: Sendable {
     /// The photo with this name, if the diary has it.
     public func photo(id: PhotoID) async throws -> StoredPhoto? {
         try await rows.photo(id: id)
+    }
+
+    /// Those of these photos that the diary has: an import keeps only the photos it lacks.
+    public func photos(ids: [PhotoID]) async throws -> [PhotoID: StoredPhoto] {
+        try await rows.photos(ids: ids)
+    }
+
+    /// Part `index` (from 0, `StoredPhoto.partSize` bytes each) of the photo's bytes; `nil` when
+    /// there is no such photo or part. A photo is sent a part at a time, as it is read, so it is
+    /// never whole in the server's memory.
+    public func part(_ index: Int, of id: PhotoID) async throws -> Data? {
+        try await rows.part(index, of: id)
+    }
+
+    /// The bytes of the photo's small copy; `nil` when no client has made one yet (or there is no
+    /// such photo).
+    public func thumbnailBytes(of id: PhotoID) async throws -> Data? {
+        try await rows.thumbnailBytes(of: id)
+    }
+
+    /// Lets go at once of those of `ids` that no entry (nor the trash) holds, however recently
+    /// they were stored: an import refused after it kept its photos takes back the ones it added,
+    /// rather than leave them counted against the writer's allowance until unused photos expire
+    /// (`unusedGrace`). How many went.
+    @discardableResult
+    public func letGo(ofUnheld ids: Set<PhotoID>) async throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        return try await rows.removeUnused(storedBefore: .distantPast, including: ids)
     }
 }
 

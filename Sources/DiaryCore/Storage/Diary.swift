@@ -1,13 +1,16 @@
 import Foundation
+import Synchronization
 
 /// One user's diary: the rules every entry obeys, written once, over whichever backend keeps
 /// its rows (`EntryRows`). The server and the command line go through it and nothing else.
 ///
 /// "Not found" is `nil` on reads and `EntryError.notFound` on writes.
 public struct Diary: Sendable {
-    public let rows: any EntryRows
+    /// The backend's rows, reached through this type's methods only: a rule written here holds
+    /// for every caller (`scripts/check-seam` holds the rest of the code to it).
+    let rows: any EntryRows
     /// The diary's photos, which an entry may only hold once they are stored.
-    public let photos: any PhotoRows
+    let photos: any PhotoRows
 
     public init(rows: any EntryRows, photos: any PhotoRows) {
         self.rows = rows
@@ -33,10 +36,16 @@ public struct Diary: Sendable {
     /// `tags`, `starred` and `photos` are the new entry's (on a retry, given ones replace the
     /// entry's). Words may be blank when there is a photo. `timeZone` is the writer's clock's
     /// (`ZoneName`), kept with the entry (a retry leaves the first try's).
+    ///
+    /// Returns the entry as stored, whether this call made it (`false`: a retry, answered with
+    /// the entry an earlier try made), and where to look up its weather, if anywhere.
     public func create(_ text: EntryText, id: UUID, location: Coordinates? = nil, basedOn version: Int? = nil,
                        at moment: Date? = nil, tags: [String]? = nil, starred: Bool? = nil,
-                       photos: [EntryPhoto]? = nil, timeZone: String? = nil) async throws -> Entry {
+                       photos: [EntryPhoto]? = nil, timeZone: String? = nil) async throws -> CreatedEntry {
         let now = Date()
+        // A retry that says no version gets the entry as it is, whatever it carries: checked no
+        // further (an earlier try's words stand; a late one never overwrites them).
+        if version == nil, let existing = try await rows.entry(id: id) { return CreatedEntry(entry: existing, made: false) }
         let edit = try await withStoredPhotos(spelledAsTheDiary(
             try EntryEdit(text: text, tags: tags, starred: starred, moment: moment, photos: photos, timeZone: timeZone)))
         let entry = Entry(id: id, title: text.title, body: text.body, createdAt: edit.moment ?? now, updatedAt: now,
@@ -44,10 +53,22 @@ public struct Diary: Sendable {
                           timeZone: edit.timeZone)
         if entry.isBlank { throw EntryError.blank }
         let retry = try EntryEdit(text: text, tags: edit.tags, starred: starred, photos: edit.photos)
-        return try await rows.insert(entry) { existing in
+        let found = FoundEarlier()
+        let stored = try await rows.insert(entry) { existing in
+            found.mark()
             guard let version, version == existing.version else { return nil }
             return try retry.applied(to: existing, at: now)
         }
+        if found.wasFound { return CreatedEntry(entry: stored, made: false) }
+        return CreatedEntry(entry: stored, made: true,
+                            weatherPlace: Weather.ofNowFits(stored.createdAt, now: now) ? stored.location : nil)
+    }
+
+    /// Told, from inside the backend's transaction, that an earlier try had made the entry.
+    private final class FoundEarlier: Sendable {
+        private let found = Atomic<Bool>(false)
+        func mark() { found.store(true, ordering: .relaxed) }
+        var wasFound: Bool { found.load(ordering: .relaxed) }
     }
 
     /// Replaces the entry's text. When `version` is given and the entry is no longer at it, nothing
@@ -93,8 +114,12 @@ public struct Diary: Sendable {
 
     /// Records the weather of an entry's moment. It is the server's note, not the writer's
     /// words, so the version does not change: an editor open on the entry keeps saving.
-    public func attachWeather(_ weather: Weather, to id: UUID) async throws {
+    ///
+    /// The weather looked up is the weather of now: an entry redated meanwhile (its moment no
+    /// longer within `Weather.nowSpan` of now) is left without it.
+    public func attachWeather(_ weather: Weather, to id: UUID, now: Date = Date()) async throws {
         _ = try await rows.change(id: id) { current in
+            guard Weather.ofNowFits(current.createdAt, now: now) else { return nil }
             var changed = current
             changed.weather = weather
             return changed
@@ -308,6 +333,28 @@ public struct Diary: Sendable {
         return found
     }
 
+    /// The photo with this name, if the diary has it: an export writes each photo its entries
+    /// hold, and one let go meanwhile is left out.
+    public func photo(id: PhotoID) async throws -> StoredPhoto? {
+        try await photos.photo(id: id)
+    }
+
+    /// Those of these photos that the diary has: what an export links its entries' photos by.
+    public func photos(ids: [PhotoID]) async throws -> [PhotoID: StoredPhoto] {
+        try await photos.photos(ids: ids)
+    }
+
+    /// A stored photo's bytes, read a part at a time (one photo at a time is in memory, as an
+    /// export writes it); `nil` when it was let go while it was read.
+    public func bytes(of photo: StoredPhoto) async throws -> Data? {
+        var bytes = Data(capacity: photo.byteCount)
+        for index in 0..<StoredPhoto.partCount(photo.byteCount) {
+            guard let part = try await photos.part(index, of: photo.id) else { return nil }
+            bytes.append(part)
+        }
+        return bytes
+    }
+
     /// How far on this day looks back: a lifetime (an imported date of year 1 would otherwise
     /// make it look two thousand years back, a query each).
     public static let yearsBack = 120
@@ -325,6 +372,27 @@ public struct Diary: Sendable {
     }
 
     private static func pageSize(_ limit: Int) -> Int { min(max(limit, 1), largestPage) }
+}
+
+/// What `Diary.create` did.
+public struct CreatedEntry: Sendable {
+    /// The entry as stored.
+    public var entry: Entry
+    /// Whether this call made the entry; `false` for a retry that found it made by an earlier
+    /// try (then given as it is, or with the retry's newer words: see `Diary.create`). The
+    /// server answers 201 for one, 200 for the other.
+    public var made: Bool
+    /// Where to look up the weather of now for the entry: its place, when this call made it with
+    /// one and its moment is now (`Weather.ofNowFits`); `nil` for a retry (the first try looked
+    /// it up), an entry without a place, or one dated at another time. The command line and the
+    /// server both ask this, so both follow one rule.
+    public var weatherPlace: Coordinates?
+
+    public init(entry: Entry, made: Bool, weatherPlace: Coordinates? = nil) {
+        self.entry = entry
+        self.made = made
+        self.weatherPlace = weatherPlace
+    }
 }
 
 /// Entries written on this day some years ago.

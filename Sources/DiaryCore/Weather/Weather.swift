@@ -68,13 +68,19 @@ public struct Coordinates: Sendable, Hashable, Codable {
 }
 
 extension Weather {
-    /// How far from now an entry's moment may be for the weather of now to be its weather.
+    /// How far from now an entry's moment may be for the weather of now to be its weather: an
+    /// hour, either way. Weather changes over hours, not minutes: an entry dated a few minutes
+    /// back (its writer put the time right, or it waited in an outbox on a train without a
+    /// signal) still gets the weather of now, which is near enough the weather it was written
+    /// in; one dated further back (written the next morning about the evening before) or ahead
+    /// is backdated, and the weather of now would be the wrong weather.
     public static let nowSpan: TimeInterval = 3600
 
-    /// Whether the weather of now is the weather of an entry written at `moment` (`nil`: now). A
-    /// provider knows the weather of now, not of then: an entry dated at another moment (written
-    /// the next morning about the evening before) gets none, from the web app, the API and the
-    /// command line alike.
+    /// Whether the weather of now is the weather of an entry written at `moment` (`nil`: now):
+    /// within `nowSpan` of `now`, inclusive. A provider knows the weather of now, not of then:
+    /// a backdated entry gets none, from the web app, the API and the command line alike
+    /// (`Diary.create` says where to look it up, `Diary.attachWeather` checks again when it
+    /// comes, and an edit that moves an entry further than this drops the weather it had).
     public static func ofNowFits(_ moment: Date?, now: Date = Date()) -> Bool {
         guard let moment else { return true }
         return abs(moment.timeIntervalSince(now)) <= nowSpan

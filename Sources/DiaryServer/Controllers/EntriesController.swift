@@ -150,11 +150,6 @@ struct EntriesController {
         // Blank words are let through here: `Diary` refuses them unless there is a photo.
         let text = try EntryText(title: input.title, body: input.body, allowBlank: true)
         let moment = try Self.moment(input.createdAt)
-        if let id = input.id, let existing = try await store.entry(id: id) {
-            guard let version = input.basedOn else { return JSONResponse.entry(existing) }
-            return JSONResponse.entry(try await store.create(text, id: id, location: nil, basedOn: version, tags: input.tags,
-                                                             starred: input.starred, photos: PhotoInput.photos(input.photos)))
-        }
         var place: Coordinates?
         if let location = input.location {
             guard let coordinates = Coordinates(latitude: location.latitude, longitude: location.longitude) else {
@@ -162,11 +157,13 @@ struct EntriesController {
             }
             place = coordinates
         }
-        let entry = try await store.create(text, id: input.id ?? UUID(), location: place, basedOn: input.basedOn, at: moment,
-                                           tags: input.tags, starred: input.starred, photos: PhotoInput.photos(input.photos),
-                                           timeZone: input.timeZone)
-        if let place, let weather, Weather.ofNowFits(moment) { weather.record(for: entry, at: place, in: store) }
-        return JSONResponse.entry(entry, status: .created, location: true)
+        // A retry (an id the diary holds) is `Diary.create`'s to answer: 200 with the entry.
+        let created = try await store.create(text, id: input.id ?? UUID(), location: place, basedOn: input.basedOn, at: moment,
+                                             tags: input.tags, starred: input.starred, photos: PhotoInput.photos(input.photos),
+                                             timeZone: input.timeZone)
+        guard created.made else { return JSONResponse.entry(created.entry) }
+        if let place = created.weatherPlace, let weather { weather.record(for: created.entry, at: place, in: store) }
+        return JSONResponse.entry(created.entry, status: .created, location: true)
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {

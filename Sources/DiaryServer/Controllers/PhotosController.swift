@@ -38,11 +38,10 @@ struct PhotosController {
         var headers = Self.headers(type: photo.format.mediaType, eTag: "\"\(id.hex)\"", forever: true)
         if Self.unchanged(request, eTag: headers[.eTag]!) { return Response(status: .notModified, headers: headers) }
         headers[.contentLength] = String(photo.byteCount)
-        let rows = photos.rows
         // A part at a time, as it is read: a photo is never whole in the server's memory.
         return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: photo.byteCount) { writer in
             for index in 0..<StoredPhoto.partCount(photo.byteCount) {
-                guard let part = try await rows.part(index, of: id) else { throw APIError.noSuchPhoto }
+                guard let part = try await photos.part(index, of: id) else { throw APIError.noSuchPhoto }
                 try await writer.write(ByteBuffer(bytes: part))
             }
             try await writer.finish(nil)
@@ -62,7 +61,7 @@ struct PhotosController {
         }
         var headers = Self.headers(type: thumbnail.format.mediaType, eTag: "\"\(id.hex)-small\"", forever: true)
         if Self.unchanged(request, eTag: headers[.eTag]!) { return Response(status: .notModified, headers: headers) }
-        guard let bytes = try await photos.rows.thumbnailBytes(of: id) else { throw APIError.noSuchPhoto }
+        guard let bytes = try await photos.thumbnailBytes(of: id) else { throw APIError.noSuchPhoto }
         headers[.contentLength] = String(bytes.count)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }

@@ -26,9 +26,9 @@ struct ImportCommand: AsyncParsableCommand {
     var file: String
 
     func run() async throws {
-        let store = try await options.openDiary()
+        let (store, photos) = try await options.openDiaryWithPhotos()
         let bar = ProgressBar.onStandardError()
-        let report = try await DiaryImport(store: store, photos: DiaryPhotos(rows: store.photos))
+        let report = try await DiaryImport(store: store, photos: photos)
             .run(path: file, name: file, format: format) { bar?.show($0) }
         bar?.clear()
         Output.print(Self.report(report))

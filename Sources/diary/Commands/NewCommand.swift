@@ -72,19 +72,20 @@ struct NewCommand: AsyncParsableCommand {
         let place = location.flatMap(Coordinates.init(text:))
         let (text, written) = try NewEntryWords(title: title, words: words, body: body, date: date, withPhotos: !photos.isEmpty).read()
         let moment = written?.moment
-        let store = try await options.openDiary()
+        let (store, kept) = try await options.openDiaryWithPhotos()
         // Every photo is kept before the entry is written: one that cannot be makes no entry.
         var added: [EntryPhoto] = []
         for path in photos {
-            let photo = try await PhotoFile.add(path, to: DiaryPhotos(rows: store.photos))
+            let photo = try await PhotoFile.add(path, to: kept)
             if !added.contains(where: { $0.id == photo.id }) { added.append(EntryPhoto(id: photo.id)) }
         }
-        // A backdated entry gets no weather: the provider knows the weather of now, not of then.
+        // A backdated entry gets no weather (`Weather.ofNowFits`): no provider is needed for it.
         let provider = place == nil || !Weather.ofNowFits(moment)
             ? nil : try WeatherSettings.provider(choice: weather, environment: ProcessInfo.processInfo.environment)
         // Saved first: the weather is a bonus that a slow or failing provider must not cost.
-        let entry = try await store.create(text, id: UUID(), location: place, at: moment, tags: tags, starred: star,
-                                           photos: added.isEmpty ? nil : added, timeZone: ZoneName.ofThisComputer())
+        let created = try await store.create(text, id: UUID(), location: place, at: moment, tags: tags, starred: star,
+                                             photos: added.isEmpty ? nil : added, timeZone: ZoneName.ofThisComputer())
+        let entry = created.entry
         if let local = written?.local, let notice = ClockNotice.sentence(for: local, in: .current) {
             Output.print(notice, to: .standardError)
         }
@@ -92,7 +93,7 @@ struct NewCommand: AsyncParsableCommand {
         let printer = EntryPrinter()
         let when = (moment.map { " for \(printer.dates.string(from: $0)) \(printer.time(of: $0))" } ?? "")
             + (added.isEmpty ? "" : added.count == 1 ? " with a photo" : " with \(added.count) photos")
-        guard let place, let provider else {
+        guard let place = created.weatherPlace, let provider else {
             Output.print("Saved \(shortID)\(when).")
             if location != nil, !Weather.ofNowFits(moment) { Output.print("No weather: it is known for now, not for the entry's date.") }
             return

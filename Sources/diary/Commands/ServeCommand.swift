@@ -55,25 +55,38 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Where new entries' weather comes from: open-meteo (no key needed), openweather (needs DIARY_OPENWEATHER_KEY or DIARY_OPENWEATHER_KEY_FILE), or off. Default: $DIARY_WEATHER, else open-meteo.")
     var weather: String?
 
+    /// Every number in its range, and every setting of the environment readable, before anything
+    /// is opened: an error names the flag or variable to fix (`Setting`).
+    func validate() throws {
+        let environment = ProcessInfo.processInfo.environment
+        do {
+            try Self.check(port, "--port", within: 0...65_535, note: " (0 picks a free one)")
+            try Self.check(headerTimeout, "--header-timeout", within: 1...3_600, note: " seconds")
+            try Self.check(bodyTimeout, "--body-timeout", within: 1...3_600, note: " seconds")
+            try Self.check(trashDays, "--trash-days", within: 0...36_500, note: " (0: never)")
+            try Self.check(maxConnections, "--max-connections", within: 1...1_000_000)
+            if let maxConnectionsPerClient {
+                try Self.check(maxConnectionsPerClient, "--max-connections-per-client", within: 1...max(1, maxConnections),
+                               note: " (--max-connections)")
+            }
+            _ = try SearchSettings.timeout(option: searchTimeout, environment: environment)
+            _ = try PhotoQuotaSetting.bytes(option: photoQuota, environment: environment)
+            _ = try PasswordSettings.bcryptCost(environment: environment)
+            _ = try WebRootSetting.folder(environment: environment)
+            _ = try WeatherSettings.choice(option: weather, environment: environment)
+        } catch let error as SettingError {
+            throw ValidationError(error.description)
+        }
+        _ = try NetworkSettings(host: host, hostNames: hostNames, trustedProxies: trustedProxies, trustProxy: trustProxy,
+                                environment: environment)
+    }
+
+    /// A flag's number in its range.
+    private static func check(_ value: Int, _ flag: String, within range: ClosedRange<Int>, note: String = "") throws(SettingError) {
+        try Setting<Int>.check(Resolved(value: value, source: .flag(flag)), within: range, note: note)
+    }
+
     func run() async throws {
-        guard (0...65_535).contains(port) else {
-            throw ValidationError("--port must be from 0 to 65535 (0 picks a free one), got \(port).")
-        }
-        guard (1...3_600).contains(headerTimeout) else {
-            throw ValidationError("--header-timeout must be from 1 to 3600 seconds, got \(headerTimeout).")
-        }
-        guard (1...3_600).contains(bodyTimeout) else {
-            throw ValidationError("--body-timeout must be from 1 to 3600 seconds, got \(bodyTimeout).")
-        }
-        guard (0...36_500).contains(trashDays) else {
-            throw ValidationError("--trash-days must be from 0 (never) to 36500, got \(trashDays).")
-        }
-        guard (1...1_000_000).contains(maxConnections) else {
-            throw ValidationError("--max-connections must be from 1 to 1000000, got \(maxConnections).")
-        }
-        if let maxConnectionsPerClient, !(1...maxConnections).contains(maxConnectionsPerClient) {
-            throw ValidationError("--max-connections-per-client must be from 1 to --max-connections (\(maxConnections)), got \(maxConnectionsPerClient).")
-        }
         let environment = ProcessInfo.processInfo.environment
         let network = try NetworkSettings(host: host, hostNames: hostNames, trustedProxies: trustedProxies,
                                           trustProxy: trustProxy, environment: environment)
@@ -83,7 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
         let storage = try await options.openStorage(for: .server)
         // A diary with no account yet: whoever sets it up owns it. From another computer that
         // takes this code, which only the person who started the server sees.
-        let setupCode = try await storage.accountRows.userCount() == 0 ? SetupCode() : nil
+        let setupCode = try await options.accounts(of: storage).userCount() == 0 ? SetupCode() : nil
         var settings = ServerSettings(
             host: host, port: port, weather: provider,
             trustedProxies: network.trustedProxies, hostNames: network.hostNames,
@@ -148,24 +161,16 @@ enum ServeError: Error, CustomStringConvertible {
 
 /// `--search-timeout`, else `DIARY_SEARCH_TIMEOUT`, else 2 seconds.
 enum SearchSettings {
-    static func timeout(option: Double?, environment: [String: String]) throws -> Duration {
-        let seconds: Double
-        if let option {
-            seconds = option
-        } else if let text = environment["DIARY_SEARCH_TIMEOUT"] {
-            guard let value = Double(text) else {
-                throw ValidationError("DIARY_SEARCH_TIMEOUT must be a number of seconds, got \"\(text)\".")
-            }
-            seconds = value
-        } else {
+    static let setting = Setting<Double>.number(flag: "--search-timeout", variable: "DIARY_SEARCH_TIMEOUT", expected: "a number of seconds")
+
+    /// A number of seconds up to an hour: not so long that a stuck search holds a reader all
+    /// day. A millisecond is allowed for tests that need a search to time out.
+    static func timeout(option: Double?, environment: [String: String]) throws(SettingError) -> Duration {
+        guard let resolved = try setting.resolve(flag: option, environment: environment) else {
             return SearchLimits().timeout
         }
-        // A number of seconds up to an hour: not NaN, and not so long that a stuck search
-        // holds a reader all day. A millisecond is allowed for tests that need a search to time out.
-        guard seconds.isFinite, (0.001...3_600).contains(seconds) else {
-            throw ValidationError("The search timeout must be from 0.001 to 3600 seconds, got \(seconds).")
-        }
-        return .milliseconds(Int64((seconds * 1_000).rounded()))
+        try Setting<Double>.check(resolved, within: 0.001...3_600, note: " seconds")
+        return .milliseconds(Int64((resolved.value * 1_000).rounded()))
     }
 }
 
@@ -173,30 +178,27 @@ enum SearchSettings {
 /// tests that play a new release (they copy the files and change one); not a `serve` option, as
 /// a diary in use has no reason to set it.
 enum WebRootSetting {
-    static func folder(environment: [String: String]) throws -> URL? {
-        guard let path = environment["DIARY_WEB_ROOT"], !path.isEmpty else { return nil }
+    static let setting = Setting<String>(variable: "DIARY_WEB_ROOT")
+
+    static func folder(environment: [String: String]) throws(SettingError) -> URL? {
+        guard let path = try setting.resolve(flag: nil, environment: environment)?.value else { return nil }
         guard FileManager.default.fileExists(atPath: path + "/index.html") else {
-            throw ValidationError("DIARY_WEB_ROOT must be a folder holding the web app's files (index.html and the rest), got \"\(path)\".")
+            throw SettingError(source: .environment("DIARY_WEB_ROOT"),
+                               "DIARY_WEB_ROOT must be a folder holding the web app's files (index.html and the rest), got \"\(path)\".")
         }
         return URL(fileURLWithPath: path, isDirectory: true)
     }
 }
 
-/// `--photo-quota`, else `DIARY_PHOTO_QUOTA`, in bytes.
+/// `--photo-quota`, else `DIARY_PHOTO_QUOTA`, else 0 (no limit), in megabytes.
 enum PhotoQuotaSetting {
-    /// The photo allowance in bytes, from the option, else `DIARY_PHOTO_QUOTA`; `nil`: none.
-    static func bytes(option: Int?, environment: [String: String]) throws -> Int64? {
-        var megabytes = option
-        if megabytes == nil, let text = environment["DIARY_PHOTO_QUOTA"] {
-            guard let value = Int(text) else {
-                throw ValidationError("DIARY_PHOTO_QUOTA must be a whole number of megabytes (0: no limit), got \"\(text)\".")
-            }
-            megabytes = value
-        }
-        guard let megabytes, megabytes != 0 else { return nil }
-        guard (1...100_000_000).contains(megabytes) else {
-            throw ValidationError("--photo-quota must be from 0 (no limit) to 100000000 megabytes, got \(megabytes).")
-        }
-        return Int64(megabytes) * 1_048_576
+    static let setting = Setting<Int>.wholeNumber(flag: "--photo-quota", variable: "DIARY_PHOTO_QUOTA",
+                                                  expected: "a whole number of megabytes (0: no limit)")
+
+    /// The photo allowance in bytes; `nil`: none.
+    static func bytes(option: Int?, environment: [String: String]) throws(SettingError) -> Int64? {
+        let megabytes = try setting.resolve(flag: option, environment: environment, default: 0, within: 0...100_000_000,
+                                            note: " megabytes (0: no limit)")
+        return megabytes == 0 ? nil : Int64(megabytes) * 1_048_576
     }
 }

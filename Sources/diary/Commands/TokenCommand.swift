@@ -11,7 +11,7 @@ struct TokenCommand: AsyncParsableCommand {
     /// The account a token command acts for: `--user`, or the only one.
     static func account(_ options: StoreOptions, _ accounts: Accounts) async throws -> User {
         guard let user = try await options.chosenUser(accounts) else {
-            throw SettingError("Tokens belong to an account, and there is none yet: add one with: diary user add NAME")
+            throw CommandError("Tokens belong to an account, and there is none yet: add one with: diary user add NAME")
         }
         return user
     }
