@@ -284,18 +284,15 @@ enum PostgresMigrations {
             if let unknown = applied.subtracting(known).sorted().first {
                 throw PostgresFailure(kind: .unavailable, "This database was set up by a newer version of Diary (it has migration \(unknown)): update Diary to use it. It was left untouched.")
             }
+            // Each in a transaction of its own (postgres-nio's: rolled back if any of it fails); its
+            // error is unwrapped by `PostgresFailure.translating` in `PostgresStorage.open`.
             for migration in all where !applied.contains(migration.name) {
-                try await connection.query("BEGIN", logger: logger)
-                do {
+                try await connection.withTransaction(logger: logger) { connection in
                     for statement in statements(of: migration.sql) {
                         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
                     try await afterward[migration.name]?(connection, logger)
                     try await connection.query("INSERT INTO diary_migration (name) VALUES (\(migration.name))", logger: logger)
-                    try await connection.query("COMMIT", logger: logger)
-                } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
-                    throw error
                 }
             }
         } catch {
