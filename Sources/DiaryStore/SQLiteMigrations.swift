@@ -8,8 +8,8 @@ import GRDB
 /// Change the schema by appending a new one, and keep a database file made by the
 /// migrations before it in Tests/DiaryStoreTests/Fixtures, for the upgrade test.
 /// Migrations use literal table and column names, not the Swift types of today.
-enum DiaryMigrations {
-    /// The first migration: a file whose `grdb_migrations` holds it is a diary (see `DiaryFile`).
+enum SQLiteMigrations {
+    /// The first migration: a file whose `grdb_migrations` holds it is a diary (see `SQLiteFile`).
     static let first = "v1-entries"
 
     /// Every migration's name, in the order they run.
@@ -159,7 +159,7 @@ enum DiaryMigrations {
             // and its star. `entry_tag` holds a row per tag of each entry in the diary (none for
             // the trash) with the entry's moment, so a tag's entries are read newest first from
             // its own index, as the whole diary is from `entry_owner_diary_order`; `tag_key` is
-            // the tag as compared (`Tags.key`). Kept in step by `EntryRow` in each write's
+            // the tag as compared (`Tags.key`). Kept in step by `SQLiteEntryRow` in each write's
             // transaction (not by triggers: see v4).
             try db.execute(sql: """
                 ALTER TABLE entry ADD COLUMN tags TEXT NOT NULL DEFAULT '';
