@@ -87,7 +87,7 @@ final class ChangeGatherer: Sendable {
     private func run(_ jobs: [Job], _ database: PostgresDatabase) async -> [Job] {
         let outcome: Outcome
         do {
-            outcome = try await database.read { [address = database.address, logger = database.logger] connection in
+            outcome = try await database.withConnection { [address = database.address, logger = database.logger] connection in
                 try await Self.run(jobs.map { ($0.key, $0.change) }, connection, address, logger)
             }
         } catch {

@@ -11,7 +11,7 @@ extension PostgresAccountRows {
                        whilePasswordHashIs passwordHash: String?) async throws -> Bool {
         let now = at.millisecondsSince1970
         let label = Self.storable(label) ? label : ""
-        return try await database.read { [logger] connection in
+        return try await database.withConnection { [logger] connection in
             let rows = try await connection.query("""
                 WITH proved AS (
                     SELECT id FROM diary_user WHERE id = \(user.rawValue) AND (\(passwordHash)::text IS NULL OR password_hash = \(passwordHash))
@@ -26,7 +26,7 @@ extension PostgresAccountRows {
     }
 
     func sessions(of user: UserID) async throws -> [SessionRow] {
-        try await database.read { [logger] connection in
+        try await database.withConnection { [logger] connection in
             var sessions: [SessionRow] = []
             let rows = try await connection.query(
                 "SELECT token_hash, label, created_at, last_used_at FROM session WHERE user_id = \(user.rawValue)", logger: logger)
@@ -45,7 +45,7 @@ extension PostgresAccountRows {
             return (Session(user: known.user, csrfToken: session.csrfToken), session.lastUsed)
         }
         let mark = database.feed.loginMark()
-        return try await database.read { [logger, feed = database.feed] connection in
+        return try await database.withConnection { [logger, feed = database.feed] connection in
             let rows = try await connection.query("""
                 SELECT u.id, u.name, u.created_at, s.csrf_token, s.last_used_at
                 FROM session s JOIN diary_user u ON u.id = s.user_id WHERE s.token_hash = \(tokenHash)
@@ -61,7 +61,7 @@ extension PostgresAccountRows {
 
     func touchSession(tokenHash: String, at: Date) async throws {
         guard Self.storable(tokenHash) else { return }
-        try await database.read { [logger] connection in
+        try await database.withConnection { [logger] connection in
             try await connection.query(
                 "UPDATE session SET last_used_at = \(at.millisecondsSince1970) WHERE token_hash = \(tokenHash)", logger: logger)
         }
@@ -70,7 +70,7 @@ extension PostgresAccountRows {
 
     func deleteSession(tokenHash: String) async throws {
         guard Self.storable(tokenHash) else { return }
-        try await database.read { [logger] connection in
+        try await database.withConnection { [logger] connection in
             try await connection.query("DELETE FROM session WHERE token_hash = \(tokenHash)", logger: logger)
         }
         database.feed.loginsChanged()  // ended here: at once, not when the notification comes back
@@ -80,7 +80,7 @@ extension PostgresAccountRows {
 
     func reserveLoginAttempt(_ subjects: [String], allowed: Int, since: Date, at: Date) async throws -> LoginAttempt? {
         let at = at.millisecondsSince1970, since = since.millisecondsSince1970
-        return try await database.transaction { [logger] connection in
+        return try await database.withTransaction { [logger] connection in
             // Attempts arriving together, at any instance, are counted one after another.
             try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresMigrations.lockKey &- 1))", logger: logger)
             for subject in subjects {
@@ -101,7 +101,7 @@ extension PostgresAccountRows {
     }
 
     func releaseLoginAttempt(_ attempt: LoginAttempt) async throws {
-        try await database.read { [logger] connection in
+        try await database.withConnection { [logger] connection in
             try await connection.query("DELETE FROM login_failure WHERE id = ANY(\(attempt.recorded))", logger: logger)
         }
     }

@@ -6,7 +6,7 @@ import PostgresNIO
 extension PostgresAccountRows {
     func insertToken(named name: String, tokenHash: String, user: UserID, at: Date) async throws {
         guard Self.storable(name) else { throw AccountError.badName(name) }
-        try await database.transaction { [logger] connection in
+        try await database.withTransaction { [logger] connection in
             let rows = try await connection.query("""
                 INSERT INTO access_token (user_id, name, token_hash, created_at)
                 VALUES (\(user.rawValue), \(name), \(tokenHash), \(at.millisecondsSince1970))
@@ -17,7 +17,7 @@ extension PostgresAccountRows {
     }
 
     func tokens(of user: UserID) async throws -> [AccessTokenInfo] {
-        try await database.read { [logger] connection in
+        try await database.withConnection { [logger] connection in
             var tokens: [AccessTokenInfo] = []
             let rows = try await connection.query(
                 "SELECT name, created_at, last_used_at FROM access_token WHERE user_id = \(user.rawValue) ORDER BY name", logger: logger)
@@ -31,7 +31,7 @@ extension PostgresAccountRows {
 
     func deleteToken(named name: String, of user: UserID) async throws -> Bool {
         guard Self.storable(name) else { return false }
-        let deleted = try await database.read { [logger] connection in
+        let deleted = try await database.withConnection { [logger] connection in
             try await Self.count(connection.query(
                 "DELETE FROM access_token WHERE user_id = \(user.rawValue) AND name = \(name) RETURNING 1", logger: logger)) > 0
         }
@@ -44,7 +44,7 @@ extension PostgresAccountRows {
         guard Self.storable(tokenHash) else { return nil }
         if let known = database.feed.login(tokenHash), known.session == nil { return known.user }
         let mark = database.feed.loginMark()
-        return try await database.read { [logger, feed = database.feed] connection in
+        return try await database.withConnection { [logger, feed = database.feed] connection in
             let rows = try await connection.query("""
                 SELECT u.id, u.name, u.created_at FROM access_token t JOIN diary_user u ON u.id = t.user_id WHERE t.token_hash = \(tokenHash)
                 """, logger: logger)

@@ -15,7 +15,7 @@ struct PostgresAccountRows: AccountRows {
     // MARK: Users
 
     func userCount() async throws -> Int {
-        try await database.read { [logger] connection in
+        try await database.withConnection { [logger] connection in
             for try await count in try await connection.query("SELECT count(*) FROM diary_user", logger: logger).decode(Int64.self) {
                 return Int(count)
             }
@@ -24,7 +24,7 @@ struct PostgresAccountRows: AccountRows {
     }
 
     func users() async throws -> [User] {
-        try await database.read { [logger] connection in
+        try await database.withConnection { [logger] connection in
             var users: [User] = []
             let rows = try await connection.query("SELECT id, name, created_at FROM diary_user ORDER BY name_key, id", logger: logger)
             for try await (id, name, created) in rows.decode((Int64, String, Int64).self) { users.append(Self.user(id, name, created)) }
@@ -34,7 +34,7 @@ struct PostgresAccountRows: AccountRows {
 
     func user(named name: String, key: String) async throws -> (user: User, passwordHash: String)? {
         guard Self.storable(name), Self.storable(key) else { return nil }
-        return try await database.read { [logger] connection in
+        return try await database.withConnection { [logger] connection in
             try await Self.findUser(named: name, key: key, connection, logger)
         }
     }
@@ -55,7 +55,7 @@ struct PostgresAccountRows: AccountRows {
     func insertUser(name: String, key: String, passwordHash: String, createdAt: Date, onlyIfFirst: Bool) async throws -> User {
         guard Self.storable(name), Self.storable(key) else { throw AccountError.badName(name) }
         let now = createdAt.millisecondsSince1970
-        let (user, moved) = try await database.transaction { [logger] connection in
+        let (user, moved) = try await database.withTransaction { [logger] connection in
             // One account is made at a time: "only the first" and "the first adopts the local
             // diary" must see every account made before.
             try await connection.query("LOCK TABLE diary_user IN SHARE ROW EXCLUSIVE MODE", logger: logger)
@@ -89,7 +89,7 @@ struct PostgresAccountRows: AccountRows {
 
     func setPasswordHash(_ hash: String, ofUserNamed name: String, key: String, keepingSession: String?) async throws -> PasswordChange {
         guard Self.storable(name), Self.storable(key) else { throw AccountError.noSuchUser(name) }
-        let change = try await database.transaction { [logger] connection in
+        let change = try await database.withTransaction { [logger] connection in
             guard let (user, _) = try await Self.findUser(named: name, key: key, locking: true, connection, logger) else {
                 throw AccountError.noSuchUser(name)
             }

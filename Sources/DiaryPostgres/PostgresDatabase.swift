@@ -118,9 +118,19 @@ final class PostgresDatabase: Sendable {
         return tls
     }
 
+    // The two ways in, named as postgres-nio's `PostgresClient` names them. They are not that
+    // client's own methods: `pool` is made anew when postgres-nio's pool does not recover by
+    // itself (see `PostgresPool`), and a request waits with a watch of its own (`leasing`), so
+    // each lease goes through `PostgresPool.lease` to the client of the moment. The transaction
+    // itself is postgres-nio's (`PostgresConnection.withTransaction`: BEGIN, then COMMIT, or
+    // ROLLBACK when `work` throws, a cancelled request's `CancellationError` included); around
+    // it, a transaction PostgreSQL asks for again is run again, and errors come out in the
+    // diary's words (`PostgresFailure.translating`, which unwraps postgres-nio's
+    // `PostgresTransactionError`).
+
     /// Runs `work` on a pooled connection, outside a transaction (each statement its own).
     @discardableResult
-    func read<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func withConnection<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
             return try await leasing { connection in try await work(connection) }
         } catch {
@@ -131,24 +141,18 @@ final class PostgresDatabase: Sendable {
     /// Runs `work` in one transaction, committed when it returns and rolled back when it throws
     /// (its own error comes out unchanged). Run again, whole, when PostgreSQL reports a
     /// serialization failure or a deadlock.
-    func transaction<T: Sendable>(
-        isolation: String = "READ COMMITTED",
+    func withTransaction<T: Sendable>(
+        isolation: TransactionIsolation = .readCommitted,
         _ work: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         var attempt = 1
         while true {
             do {
                 return try await leasing { [logger] connection in
-                    try await connection.query(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation)"), logger: logger)
-                    let result: T
-                    do {
-                        result = try await work(connection)
-                    } catch {
-                        _ = try? await connection.query("ROLLBACK", logger: logger)
-                        throw error
+                    try await connection.withTransaction(logger: logger) { connection in
+                        if let statement = isolation.statement { try await connection.query(statement, logger: logger) }
+                        return try await work(connection)
                     }
-                    try await connection.query("COMMIT", logger: logger)
-                    return result
                 }
             } catch {
                 if let state = PostgresFailure.state(of: error), PostgresFailure.retried.contains(state), attempt < Self.attempts {
@@ -195,6 +199,7 @@ final class PostgresDatabase: Sendable {
 
     /// Whether `error` says no connection was had (rather than one a statement failed on).
     private static func foundNoConnection(_ error: any Error) -> Bool {
+        let error = PostgresFailure.unwrapped(error)
         if error is CancellationError || Task.isCancelled { return false }
         if error is PoolRenewed { return true }
         if let error = error as? PostgresFailure { return error.kind == .unavailable }

@@ -73,7 +73,7 @@ extension PostgresEntryRows {
             WHERE owner_id = $1 AND deleted_at IS NULL AND (created_at, seq) > ($2, \(Self.cursorSequence))
             ORDER BY created_at, seq LIMIT $5
             """, binds: Self.binds(owner: owner, cursor: start, missing: .min, limit: limit))
-        return try await database.read { [logger] connection in
+        return try await database.withConnection { [logger] connection in
             var entries: [Entry] = []
             for try await row in try await connection.query(query, logger: logger) { entries.append(try PostgresEntryRow(row).entry) }
             let next = Self.nextPage(&entries, limit: limit).map { EntryCursor(time: $0.createdAt.millisecondsSince1970, entry: $0.id) }
@@ -87,7 +87,7 @@ extension PostgresEntryRows {
         var binds = Self.binds(owner: owner, cursor: cursor, missing: .max, limit: limit)
         more(&binds)
         let query = PostgresQuery(unsafeSQL: sql, binds: binds)
-        return try await database.read { [logger] connection in
+        return try await database.withConnection { [logger] connection in
             var summaries: [EntrySummary] = []
             summaries.reserveCapacity(limit + 1)
             for try await row in try await connection.query(query, logger: logger) {

@@ -45,7 +45,7 @@ extension PostgresEntryRows {
             FROM entry AS e
             WHERE e.owner_id + 0 = $1 AND e.deleted_at IS NULL AND e.words @@ $2::tsquery\(narrowing)
             """, binds: binds)
-        return try await database.transaction { [logger] connection in
+        return try await database.withTransaction { [logger] connection in
             // A search never holds a connection long, whatever it is asked.
             try await connection.query("SET LOCAL statement_timeout = '20s'", logger: logger)
             var found: [(sequence: Int64, created: Int64, score: Double)] = []

@@ -17,7 +17,7 @@ struct PostgresEntryRows: EntryRows {
     var feed: ChangeFeed { database.feed }
 
     func insert(_ entry: Entry, orChange change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Entry {
-        let inserted = try await database.read { [owner, logger, feed] connection in
+        let inserted = try await database.withConnection { [owner, logger, feed] connection in
             // Inserted unless the id is taken; then (a retried create, two at once) changed instead.
             guard let count = try await PostgresEntryRow.insert(entry, owner: owner, counting: true, connection, logger) else {
                 return false
@@ -40,7 +40,7 @@ struct PostgresEntryRows: EntryRows {
         binds.append(id.diaryString)
         let query = PostgresQuery(unsafeSQL: ChangeCount.counting(
             "DELETE FROM entry WHERE owner_id = $1 AND id = $2 RETURNING seq", owner: "$1"), binds: binds)
-        return try await database.read { [owner, logger, feed] connection in
+        return try await database.withConnection { [owner, logger, feed] connection in
             for try await count in try await connection.query(query, logger: logger).decode(Int64.self) {
                 feed.wrote(owner, count: count)
                 return true
@@ -53,7 +53,7 @@ struct PostgresEntryRows: EntryRows {
     func changeCount() async throws -> Int64 {
         if let known = feed.count(of: owner) { return known }
         let mark = feed.mark()
-        return try await database.read { [owner, logger, feed] connection in
+        return try await database.withConnection { [owner, logger, feed] connection in
             let rows = try await connection.query("SELECT count FROM diary_change WHERE owner_id = \(owner.rawValue)", logger: logger)
             var count: Int64 = 0
             for try await found in rows.decode(Int64.self) { count = found }
@@ -63,14 +63,14 @@ struct PostgresEntryRows: EntryRows {
     }
 
     func entry(id: UUID) async throws -> Entry? {
-        try await database.read { [owner, logger] connection in
+        try await database.withConnection { [owner, logger] connection in
             try await PostgresEntryRow.fetch(id: id, owner: owner, connection, logger)?.entry
         }
     }
 
     func ids(startingWith prefix: String, limit: Int) async throws -> [UUID] {
         // `Diary` lets only hex digits and dashes through: the prefix holds no LIKE pattern.
-        try await database.read { [owner, logger] connection in
+        try await database.withConnection { [owner, logger] connection in
             let rows = try await connection.query("""
                 SELECT id FROM entry WHERE owner_id = \(owner.rawValue) AND id LIKE \(prefix + "%") ORDER BY id LIMIT \(limit)
                 """, logger: logger)
@@ -81,7 +81,7 @@ struct PostgresEntryRows: EntryRows {
     }
 
     func emptyTrash(deletedBefore moment: Date?) async throws -> Int {
-        try await database.read { [owner, logger, feed] connection in
+        try await database.withConnection { [owner, logger, feed] connection in
             try await Self.emptyTrash(of: owner, deletedBefore: moment, feed, connection, logger)
         }
     }
@@ -107,7 +107,7 @@ struct PostgresEntryRows: EntryRows {
     }
 
     func tagSpellings(keys: [String]) async throws -> [String: String] {
-        try await database.read { [owner, logger] connection in
+        try await database.withConnection { [owner, logger] connection in
             // The earliest entry's spelling of each, found in the tag's own index.
             let rows = try await connection.query("""
                 SELECT k.key, (SELECT tag FROM entry_tag WHERE owner_id = \(owner.rawValue) AND tag_key = k.key
@@ -121,7 +121,7 @@ struct PostgresEntryRows: EntryRows {
     }
 
     func tagCounts() async throws -> [TagCount] {
-        try await database.read { [owner, logger] connection in
+        try await database.withConnection { [owner, logger] connection in
             let rows = try await connection.query("""
                 SELECT (array_agg(tag ORDER BY created_at, seq))[1], count(*) FROM entry_tag
                 WHERE owner_id = \(owner.rawValue) GROUP BY tag_key
@@ -133,7 +133,7 @@ struct PostgresEntryRows: EntryRows {
     }
 
     func count() async throws -> Int {
-        try await database.read { [owner, logger] connection in
+        try await database.withConnection { [owner, logger] connection in
             let rows = try await connection.query(
                 "SELECT count(*) FROM entry WHERE owner_id = \(owner.rawValue) AND deleted_at IS NULL", logger: logger)
             for try await count in rows.decode(Int64.self) { return Int(count) }
@@ -143,7 +143,7 @@ struct PostgresEntryRows: EntryRows {
 
     func changeEntries(taggedWith keys: Set<String>, _ change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Int {
         let keys = Array(keys)
-        let (written, count) = try await database.transaction { [owner, logger] connection -> (Int, Int64?) in
+        let (written, count) = try await database.withTransaction { [owner, logger] connection -> (Int, Int64?) in
             // The diary's entries by the tags' own index, the trash's by their tag keys.
             let found = try await connection.query("""
                 SELECT seq FROM entry_tag WHERE owner_id = \(owner.rawValue) AND tag_key = ANY(\(keys)::text[])
@@ -189,7 +189,7 @@ struct PostgresEntryRows: EntryRows {
     }
 
     func tallies(from: Int64, until: Int64) async throws -> [EntryTally] {
-        try await database.read { [owner, logger] connection in
+        try await database.withConnection { [owner, logger] connection in
             let rows = try await connection.query("""
                 SELECT created_at, word_count, time_zone FROM entry
                 WHERE owner_id = \(owner.rawValue) AND deleted_at IS NULL AND created_at >= \(from) AND created_at < \(until)
@@ -203,7 +203,7 @@ struct PostgresEntryRows: EntryRows {
     }
 
     func insert(_ entries: [Entry], onlyIntoEmptyDiary: Bool) async throws -> ImportSummary {
-        let (summary, count) = try await database.transaction { [owner, logger] connection in
+        let (summary, count) = try await database.withTransaction { [owner, logger] connection in
             if onlyIntoEmptyDiary {
                 // Two loads of the sample at once: the second waits for the first's lock, then sees its entries.
                 try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresMigrations.lockKey &+ 1 &+ owner.rawValue))", logger: logger)

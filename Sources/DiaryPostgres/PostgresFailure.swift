@@ -19,11 +19,20 @@ public struct PostgresFailure: StorageFailure, Equatable {
 
     /// The SQLSTATE of a server's error, if it is one.
     static func state(of error: any Error) -> String? {
-        (error as? PSQLError)?.serverInfo?[.sqlState]
+        (unwrapped(error) as? PSQLError)?.serverInfo?[.sqlState]
+    }
+
+    /// The error that ended a transaction, out of postgres-nio's `PostgresTransactionError`:
+    /// the work's own (rolled back: a ROLLBACK fails only on a connection already lost), or else
+    /// COMMIT's (a serialization failure, a lost connection), or else BEGIN's.
+    static func unwrapped(_ error: any Error) -> any Error {
+        guard let error = error as? PostgresTransactionError else { return error }
+        return error.closureError ?? error.commitError ?? error.beginError ?? error
     }
 
     /// The diary's words for an error of PostgreSQL or of reaching it; other errors unchanged.
     static func translating(_ error: any Error, at address: PostgresAddress) -> any Error {
+        let error = unwrapped(error)
         if error is PostgresFailure || error is CancellationError { return error }
         // The pool's own error (its module is not public): no connection could be made for a while.
         if String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError") {

@@ -1,4 +1,3 @@
-import DiaryCore
 import Foundation
 import Logging
 import PostgresNIO
@@ -7,6 +6,7 @@ import PostgresNIO
 /// edited once it has shipped; the schema changes by appending one. They run under an advisory
 /// lock, so that several `diary serve` instances starting at once migrate exactly once: the
 /// first takes the lock and migrates, the others wait for it and find nothing left to do.
+/// Migrations call no application code: a rule one needs is copied into it, frozen (`WordCountV4`).
 enum PostgresMigrations {
     /// The advisory lock's key: "diary" in ASCII, so that no other program's lock is ours.
     static let lockKey: Int64 = 0x64_69_61_72_79
@@ -126,7 +126,7 @@ enum PostgresMigrations {
         ("v4-word-counts", """
             -- How many words each entry holds (`WordCount`), kept beside it so that a year's
             -- statistics add up numbers instead of reading every body; the entries written
-            -- before are counted by `countWords` in the same transaction.
+            -- before are counted by `countWords` in the same transaction (`WordCountV4`'s rule).
             ALTER TABLE entry ADD COLUMN word_count integer NOT NULL DEFAULT 0;
             """),
         ("v5-tag-owners", """
@@ -219,28 +219,6 @@ enum PostgresMigrations {
         "v4-word-counts": countWords,
     ]
 
-    /// Counts the words of every entry there is (`WordCount`, the rule new writes follow): the
-    /// text is read once, row by row, and only the counts are kept, then written 10,000 at a time.
-    static func countWords(_ connection: PostgresConnection, _ logger: Logger) async throws {
-        var sequences: [Int64] = [], counts: [Int32] = []
-        let rows = try await connection.query("SELECT seq, title, body FROM entry", logger: logger)
-        for try await (sequence, title, body) in rows.decode((Int64, ByteBuffer, ByteBuffer).self) {
-            let words = WordCount.of(title: String(buffer: title), body: String(buffer: body))
-            if words > 0 {
-                sequences.append(sequence)
-                counts.append(Int32(clamping: words))
-            }
-        }
-        for start in stride(from: 0, to: sequences.count, by: 10_000) {
-            let end = min(start + 10_000, sequences.count)
-            let chunk = Array(sequences[start..<end]), chunkCounts = Array(counts[start..<end])
-            try await connection.query("""
-                UPDATE entry SET word_count = c.n FROM unnest(\(chunk)::bigint[], \(chunkCounts)::int[]) AS c (seq, n)
-                WHERE entry.seq = c.seq
-                """, logger: logger)
-        }
-    }
-
     /// The statements of a migration, one by one (a prepared statement holds only one): the
     /// migrations end each with a semicolon at the end of a line, and hold no other outside a
     /// function's body (between `$$` lines, whose own statements end so too).
@@ -284,18 +262,15 @@ enum PostgresMigrations {
             if let unknown = applied.subtracting(known).sorted().first {
                 throw PostgresFailure(kind: .unavailable, "This database was set up by a newer version of Diary (it has migration \(unknown)): update Diary to use it. It was left untouched.")
             }
+            // Each in a transaction of its own (postgres-nio's: rolled back if any of it fails); its
+            // error is unwrapped by `PostgresFailure.translating` in `PostgresStorage.open`.
             for migration in all where !applied.contains(migration.name) {
-                try await connection.query("BEGIN", logger: logger)
-                do {
+                try await connection.withTransaction(logger: logger) { connection in
                     for statement in statements(of: migration.sql) {
                         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
                     try await afterward[migration.name]?(connection, logger)
                     try await connection.query("INSERT INTO diary_migration (name) VALUES (\(migration.name))", logger: logger)
-                    try await connection.query("COMMIT", logger: logger)
-                } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
-                    throw error
                 }
             }
         } catch {

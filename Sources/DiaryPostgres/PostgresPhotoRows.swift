@@ -18,7 +18,7 @@ struct PostgresPhotoRows: PhotoRows {
     func photos(ids: [PhotoID]) async throws -> [PhotoID: StoredPhoto] {
         guard !ids.isEmpty else { return [:] }
         let names = Array(Set(ids.map(\.hex)))
-        return try await database.read { [owner, logger] connection in
+        return try await database.withConnection { [owner, logger] connection in
             let rows = try await connection.query("""
                 SELECT id, format, width, height, byte_count, stored_at, thumbnail_format, thumbnail_width, thumbnail_height,
                     length(thumbnail)
@@ -45,7 +45,7 @@ struct PostgresPhotoRows: PhotoRows {
     /// diary's quota lock (`lockQuota`), so stores checked at once are counted one after another.
     func store(_ photo: StoredPhoto, content: any PhotoContent,
                allowing: (@Sendable (Int64) throws -> Void)?) async throws -> Bool {
-        try await database.transaction { [owner, logger] connection in
+        try await database.withTransaction { [owner, logger] connection in
             if allowing != nil { try await Self.lockQuota(of: owner, connection, logger) }
             let rows = try await connection.query("""
                 INSERT INTO photo (owner_id, id, format, width, height, byte_count, stored_at)
@@ -88,11 +88,11 @@ struct PostgresPhotoRows: PhotoRows {
     func storeThumbnail(_ thumbnail: PhotoThumbnail, bytes: Data, of id: PhotoID,
                         allowing: (@Sendable (Int64) throws -> Void)?) async throws -> Bool {
         guard let allowing else {
-            return try await database.read { [owner, logger] connection in
+            return try await database.withConnection { [owner, logger] connection in
                 try await Self.setThumbnail(thumbnail, bytes: bytes, of: id, owner: owner, connection, logger)
             }
         }
-        return try await database.transaction { [owner, logger] connection in
+        return try await database.withTransaction { [owner, logger] connection in
             try await Self.lockQuota(of: owner, connection, logger)
             var others: Int64?
             for try await total in try await connection.query("""
@@ -139,7 +139,7 @@ struct PostgresPhotoRows: PhotoRows {
     }
 
     func part(_ index: Int, of id: PhotoID) async throws -> Data? {
-        try await database.read { [owner, logger] connection in
+        try await database.withConnection { [owner, logger] connection in
             let rows = try await connection.query("""
                 SELECT bytes FROM photo_part WHERE owner_id = \(owner.rawValue) AND photo_id = \(id.hex) AND part = \(Int32(clamping: index))
                 """, logger: logger)
@@ -149,7 +149,7 @@ struct PostgresPhotoRows: PhotoRows {
     }
 
     func thumbnailBytes(of id: PhotoID) async throws -> Data? {
-        try await database.read { [owner, logger] connection in
+        try await database.withConnection { [owner, logger] connection in
             let rows = try await connection.query("""
                 SELECT thumbnail FROM photo WHERE owner_id = \(owner.rawValue) AND id = \(id.hex) AND thumbnail IS NOT NULL
                 """, logger: logger)
@@ -159,7 +159,7 @@ struct PostgresPhotoRows: PhotoRows {
     }
 
     func storedBytes() async throws -> Int64 {
-        try await database.read { [owner, logger] connection in
+        try await database.withConnection { [owner, logger] connection in
             let rows = try await connection.query("""
                 SELECT coalesce(sum(byte_count + coalesce(length(thumbnail), 0)), 0)::int8 FROM photo WHERE owner_id = \(owner.rawValue)
                 """, logger: logger)
@@ -169,7 +169,7 @@ struct PostgresPhotoRows: PhotoRows {
     }
 
     func removeUnused(storedBefore moment: Date, including: Set<PhotoID>) async throws -> Int {
-        try await database.transaction { [owner, logger] connection in
+        try await database.withTransaction { [owner, logger] connection in
             try await Self.removeUnused(of: owner, storedBefore: moment, including: including, connection, logger)
         }
     }

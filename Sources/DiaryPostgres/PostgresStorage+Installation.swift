@@ -7,7 +7,7 @@ extension PostgresStorage {
     /// One repeatable-read transaction: every table as of one moment, whatever other instances
     /// write meanwhile.
     public func readInstallation() async throws -> Installation {
-        try await database.transaction(isolation: "REPEATABLE READ, READ ONLY") { [logger = database.logger] connection in
+        try await database.withTransaction(isolation: .snapshot) { [logger = database.logger] connection in
             var accounts: [Installation.Account] = []
             let users = try await connection.query(
                 "SELECT id, name, name_key, password_hash, created_at FROM diary_user ORDER BY id", logger: logger)
@@ -62,7 +62,7 @@ extension PostgresStorage {
 
     public func writeInstallation(_ installation: Installation) async throws {
         let location = self.location
-        let moved = try await database.transaction { [logger = database.logger] connection in
+        let moved = try await database.withTransaction { [logger = database.logger] connection in
             try await connection.query("LOCK TABLE diary_user, entry, photo IN SHARE ROW EXCLUSIVE MODE", logger: logger)
             let held = try await connection.query(
                 "SELECT (SELECT count(*) FROM diary_user) + (SELECT count(*) FROM entry) + (SELECT count(*) FROM photo)", logger: logger)
@@ -118,7 +118,7 @@ extension PostgresStorage {
         // would otherwise do while the first instance serves. The copy is committed already: if
         // this fails (a statement timeout on a big diary), the copy stands, and says so.
         do {
-            try await database.read { [logger = database.logger] connection in
+            try await database.withConnection { [logger = database.logger] connection in
                 try await connection.query("VACUUM (ANALYZE) diary_user, access_token, entry, entry_tag", logger: logger)
             }
         } catch {

@@ -65,7 +65,7 @@ public struct PostgresStorage: Storage {
     }
 
     public func emptyTrashes(deletedBefore moment: Date) async throws -> Int {
-        try await database.read { [database] connection in
+        try await database.withConnection { [database] connection in
             let rows = try await connection.query(
                 "SELECT DISTINCT owner_id FROM entry WHERE deleted_at < \(moment.millisecondsSince1970)", logger: database.logger)
             var owners: [Int64] = []
@@ -89,13 +89,9 @@ public struct PostgresStorage: Storage {
             SELECT DISTINCT owner_id FROM photo WHERE stored_at < \(before.millisecondsSince1970)
             """, logger: logger).decode(Int64.self) { owners.append(owner) }
         for owner in owners {
-            try await connection.query("BEGIN", logger: logger)
-            do {
-                _ = try await PostgresPhotoRows.removeUnused(of: UserID(rawValue: owner), storedBefore: before, connection, logger)
-                try await connection.query("COMMIT", logger: logger)
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
+            // postgres-nio's transaction; its error is unwrapped by `withConnection` around this.
+            _ = try await connection.withTransaction(logger: logger) { connection in
+                try await PostgresPhotoRows.removeUnused(of: UserID(rawValue: owner), storedBefore: before, connection, logger)
             }
         }
     }

@@ -43,7 +43,7 @@ final class SearchIndexUpkeep: Sendable {
             let writes = database.feed.writesHere.load(ordering: .relaxed)
             guard writes != seen else { continue }
             do {
-                let moved = try await database.read { [logger = database.logger] connection -> Int64? in
+                let moved = try await database.withConnection { [logger = database.logger] connection -> Int64? in
                     do {
                         var moved: Int64 = 0
                         let rows = try await connection.query("SELECT gin_clean_pending_list('entry_words'::regclass)", logger: logger)

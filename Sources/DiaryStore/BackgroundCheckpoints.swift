@@ -7,7 +7,7 @@ import GRDB
 /// SQLite does this "checkpoint" itself by default, inside the commit that makes the log pass
 /// 1,000 pages, and it ends with a sync of the whole file: 200 ms and more on this machine, while
 /// every autosave queued behind that commit waited (the p99 of saves at 64 connections was
-/// 234 ms, with a p50 of 14). The server turns that off (`DiaryDatabase(path:checkpoints:)`) and
+/// 234 ms, with a p50 of 14). The server turns that off (`SQLiteDatabase(path:checkpoints:)`) and
 /// runs this instead, in two steps:
 /// 1. a separate connection checkpoints PASSIVE: it copies (and syncs) what the log holds while
 ///    commits go on, blocking neither the writer nor the readers;

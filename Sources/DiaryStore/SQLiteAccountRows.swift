@@ -6,9 +6,9 @@ import GRDB
 /// they survive a restart and are shared by every server instance on the same file. It keeps
 /// what `Accounts` hands it: password hashes and the SHA-256 of tokens, never a secret.
 public struct SQLiteAccountRows: AccountRows {
-    public let database: DiaryDatabase
+    public let database: SQLiteDatabase
 
-    public init(database: DiaryDatabase) {
+    public init(database: SQLiteDatabase) {
         self.database = database
     }
 

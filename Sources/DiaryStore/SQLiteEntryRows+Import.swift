@@ -18,10 +18,10 @@ extension SQLiteEntryRows {
             }
             var summary = ImportSummary(imported: 0, skipped: 0)
             for entry in entries {
-                if try EntryRow.exists(db, id: entry.id, owner: owner) {
+                if try SQLiteEntryRow.exists(db, id: entry.id, owner: owner) {
                     summary.skipped += 1
                 } else {
-                    try EntryRow.insert(entry, owner: owner, index: index, db)
+                    try SQLiteEntryRow.insert(entry, owner: owner, index: index, db)
                     summary.imported += 1
                 }
             }

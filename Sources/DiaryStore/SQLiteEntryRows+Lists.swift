@@ -9,7 +9,7 @@ extension SQLiteEntryRows {
     /// never made a Swift string. Cut as bytes (a BLOB): SQLite's `substr` of text stops at a NUL.
     private static let summaryColumns =
         "seq, id, title, substr(CAST(ltrim(body, char(32, 9, 10, 13)) AS BLOB), 1, 1600) AS head, created_at, updated_at, version, deleted_at, "
-        + EntryRow.laterColumns
+        + SQLiteEntryRow.laterColumns
 
     public func list(after cursor: EntryCursor?, limit: Int, filter: EntryFilter) async throws -> EntryPage {
         guard !filter.isEmpty else {
@@ -114,9 +114,9 @@ extension SQLiteEntryRows {
         return (items, nil)
     }
 
-    /// A list row from `summaryColumns`, read by position (see `EntryRow.Column`).
+    /// A list row from `summaryColumns`, read by position (see `SQLiteEntryRow.Column`).
     static func summary(_ row: Row) -> EntrySummary {
-        typealias Column = EntryRow.Column
+        typealias Column = SQLiteEntryRow.Column
         return EntrySummary(
             id: UUID(diaryString: row[Column.id]) ?? UUID(),
             title: row.text(Column.title),
@@ -125,10 +125,10 @@ extension SQLiteEntryRows {
             updatedAt: Date(millisecondsSince1970: row[Column.updatedAt]),
             version: row[Column.version],
             deletedAt: (row[Column.deletedAt] as Int64?).map(Date.init(millisecondsSince1970:)),
-            weather: EntryRow.weather(row),
-            tags: EntryRow.tags(row),
+            weather: SQLiteEntryRow.weather(row),
+            tags: SQLiteEntryRow.tags(row),
             starred: (row[Column.starred] as Int64) != 0,
-            photo: EntryRow.firstPhoto(row),
+            photo: SQLiteEntryRow.firstPhoto(row),
             timeZone: row[Column.timeZone])
     }
 }
@@ -140,12 +140,12 @@ extension SQLiteEntryRows {
         return try await read { [owner] db in
             let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: """
-                    SELECT \(EntryRow.columns) FROM entry
+                    SELECT \(SQLiteEntryRow.columns) FROM entry
                     WHERE owner_id = ? AND deleted_at IS NULL AND (created_at, seq) > (?, \(Self.cursorSequence))
                     ORDER BY created_at, seq LIMIT ?
                     """),
                 arguments: [owner.rawValue, start.time, owner.rawValue, start.entry?.diaryString, Int64.min, limit + 1])
-            let (entries, last) = try Self.readPage(rows, limit: limit) { EntryRow($0).entry }
+            let (entries, last) = try Self.readPage(rows, limit: limit) { SQLiteEntryRow($0).entry }
             let next = last.map { EntryCursor(time: $0.createdAt.millisecondsSince1970, entry: $0.id) }
             return EntryBatch(entries: entries, nextCursor: next)
         }

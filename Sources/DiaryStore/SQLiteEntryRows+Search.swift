@@ -35,11 +35,11 @@ extension SQLiteEntryRows {
             // Read from a cursor: a copied row would have lost what follows a NUL in the text.
             let rows = try Row.fetchCursor(
                 db,
-                sql: "SELECT \(EntryRow.columns) FROM entry WHERE seq IN (\(databaseQuestionMarks(count: sequences.count)))",
+                sql: "SELECT \(SQLiteEntryRow.columns) FROM entry WHERE seq IN (\(databaseQuestionMarks(count: sequences.count)))",
                 arguments: StatementArguments(sequences))
             var bySequence: [Int64: Entry] = [:]
             while let row = try rows.next() {
-                let found = EntryRow(row)
+                let found = SQLiteEntryRow(row)
                 bySequence[found.sequence] = found.entry
             }
             return sequences.compactMap { bySequence[$0] }

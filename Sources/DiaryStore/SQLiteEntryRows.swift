@@ -2,14 +2,14 @@ import DiaryCore
 import Foundation
 import GRDB
 
-/// One user's diary in a `DiaryDatabase`: every query is scoped to its owner, so no entry of
+/// One user's diary in a `SQLiteDatabase`: every query is scoped to its owner, so no entry of
 /// another user is ever read, listed, found or changed through it. It reads and writes rows;
 /// what a change may be is `Diary`'s to decide.
 public struct SQLiteEntryRows: EntryRows {
-    public let database: DiaryDatabase
+    public let database: SQLiteDatabase
     public let owner: UserID
 
-    public init(database: DiaryDatabase, owner: UserID) {
+    public init(database: SQLiteDatabase, owner: UserID) {
         self.database = database
         self.owner = owner
     }
@@ -28,10 +28,10 @@ public struct SQLiteEntryRows: EntryRows {
 
     public func insert(_ entry: Entry, orChange change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Entry {
         try await write { [owner, index] db in
-            if let existing = try EntryRow.fetch(db, id: entry.id, owner: owner) {
+            if let existing = try SQLiteEntryRow.fetch(db, id: entry.id, owner: owner) {
                 return try Self.store(change(existing.entry), over: existing, owner: owner, index: index, db)
             }
-            try EntryRow.insert(entry, owner: owner, index: index, db)
+            try SQLiteEntryRow.insert(entry, owner: owner, index: index, db)
             try ChangeCount.moved(owner, db)
             return entry
         }
@@ -39,24 +39,24 @@ public struct SQLiteEntryRows: EntryRows {
 
     public func change(id: UUID, _ change: @escaping @Sendable (Entry) throws -> Entry?) async throws -> Entry {
         try await write { [owner, index] db in
-            guard let row = try EntryRow.fetch(db, id: id, owner: owner) else { throw EntryError.notFound(id.diaryString) }
+            guard let row = try SQLiteEntryRow.fetch(db, id: id, owner: owner) else { throw EntryError.notFound(id.diaryString) }
             return try Self.store(change(row.entry), over: row, owner: owner, index: index, db)
         }
     }
 
     /// Writes `changed` (when there is a change) over the stored `row`; returns the entry as stored.
-    private static func store(_ changed: Entry?, over row: EntryRow, owner: UserID, index: SearchIndexChanges,
+    private static func store(_ changed: Entry?, over row: SQLiteEntryRow, owner: UserID, index: SearchIndexChanges,
                               _ db: Database) throws -> Entry {
         guard let changed else { return row.entry }
-        try EntryRow.rewrite(row, to: changed, owner: owner, index: index, db)
+        try SQLiteEntryRow.rewrite(row, to: changed, owner: owner, index: index, db)
         try ChangeCount.moved(owner, db)
         return changed
     }
 
     public func delete(id: UUID) async throws -> Bool {
         try await write { [owner, index] db in
-            guard let row = try EntryRow.fetch(db, id: id, owner: owner) else { return false }
-            try EntryRow.delete(row, index: index, db)
+            guard let row = try SQLiteEntryRow.fetch(db, id: id, owner: owner) else { return false }
+            try SQLiteEntryRow.delete(row, index: index, db)
             try ChangeCount.moved(owner, db)
             return true
         }
@@ -67,7 +67,7 @@ public struct SQLiteEntryRows: EntryRows {
     }
 
     public func entry(id: UUID) async throws -> Entry? {
-        try await database.readStatement { [owner] db in try EntryRow.fetch(db, id: id, owner: owner)?.entry }
+        try await database.readStatement { [owner] db in try SQLiteEntryRow.fetch(db, id: id, owner: owner)?.entry }
     }
 
     public func ids(startingWith prefix: String, limit: Int) async throws -> [UUID] {
@@ -85,9 +85,9 @@ public struct SQLiteEntryRows: EntryRows {
     /// Deletes `owner`'s trashed entries (each with its words: the search index is contentless).
     static func emptyTrash(of owner: UserID, deletedBefore moment: Date?, index: SearchIndexChanges, _ db: Database) throws -> Int {
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(EntryRow.columns) FROM entry WHERE owner_id = ? AND deleted_at IS NOT NULL AND deleted_at < ?
-            """), arguments: [owner.rawValue, moment?.millisecondsSince1970 ?? Int64.max]).map { EntryRow($0) }
-        for row in rows { try EntryRow.delete(row, index: index, db) }
+            SELECT \(SQLiteEntryRow.columns) FROM entry WHERE owner_id = ? AND deleted_at IS NOT NULL AND deleted_at < ?
+            """), arguments: [owner.rawValue, moment?.millisecondsSince1970 ?? Int64.max]).map { SQLiteEntryRow($0) }
+        for row in rows { try SQLiteEntryRow.delete(row, index: index, db) }
         if !rows.isEmpty { try ChangeCount.moved(owner, db) }
         return rows.count
     }
@@ -125,7 +125,7 @@ public struct SQLiteEntryRows: EntryRows {
                 SELECT seq, tags FROM entry WHERE owner_id = ? AND deleted_at IS NOT NULL AND tags != ''
                 """), arguments: [owner.rawValue])
             while let row = try trashed.next() {
-                let tags = row.text(1).split(separator: EntryRow.tagSeparator).map { Tags.key(String($0)) }
+                let tags = row.text(1).split(separator: SQLiteEntryRow.tagSeparator).map { Tags.key(String($0)) }
                 if tags.contains(where: keys.contains) { sequences.insert(row.integer(0)) }
             }
             return sequences.sorted()
@@ -138,11 +138,11 @@ public struct SQLiteEntryRows: EntryRows {
             let batch = Array(sequences[start..<min(start + Self.changeBatch, sequences.count)])
             written += try await write { [owner, index] db in
                 var written = 0
-                let read = try db.cachedStatement(sql: "SELECT \(EntryRow.columns) FROM entry WHERE seq = ? AND owner_id = ?")
+                let read = try db.cachedStatement(sql: "SELECT \(SQLiteEntryRow.columns) FROM entry WHERE seq = ? AND owner_id = ?")
                 for sequence in batch {
                     let rows = try Row.fetchCursor(read, arguments: [sequence, owner.rawValue])
-                    guard let row = try rows.next().map({ EntryRow($0) }), let changed = try change(row.entry) else { continue }
-                    try EntryRow.rewrite(row, to: changed, owner: owner, index: index, db)
+                    guard let row = try rows.next().map({ SQLiteEntryRow($0) }), let changed = try change(row.entry) else { continue }
+                    try SQLiteEntryRow.rewrite(row, to: changed, owner: owner, index: index, db)
                     written += 1
                 }
                 if written > 0 { try ChangeCount.moved(owner, db) }

@@ -2,13 +2,13 @@ import DiaryCore
 import Foundation
 import GRDB
 
-/// One user's photos in a `DiaryDatabase` (tables `photo` and `photo_part`, see migration
+/// One user's photos in a `SQLiteDatabase` (tables `photo` and `photo_part`, see migration
 /// v10), every query scoped to their owner.
 public struct SQLitePhotoRows: PhotoRows {
-    public let database: DiaryDatabase
+    public let database: SQLiteDatabase
     public let owner: UserID
 
-    public init(database: DiaryDatabase, owner: UserID) {
+    public init(database: SQLiteDatabase, owner: UserID) {
         self.database = database
         self.owner = owner
     }

@@ -14,7 +14,7 @@ extension SQLiteStorage {
             try copy.close()
         } catch {
             try? FileManager.default.removeItem(atPath: path)
-            throw StoreError.translating(error, path: path)
+            throw SQLiteFailure.translating(error, path: path)
         }
     }
 }
@@ -39,7 +39,7 @@ extension SQLiteStorage {
         do {
             try OwnerOnlyFile.create(atPath: path).close()
         } catch let error as OwnerOnlyFileError {
-            // The backup's own words: StoreError's advice is about the diary file (--database).
+            // The backup's own words: SQLiteFailure's advice is about the diary file (--database).
             switch error.code {
             case EEXIST: throw BackupError.exists(path)
             case ENOENT: throw BackupError.noFolder(path)

@@ -18,9 +18,9 @@ extension SQLiteStorage {
             var entries: [UserID: [Entry]] = [:]
             for owner in try Int64.fetchAll(db, sql: "SELECT DISTINCT owner_id FROM entry ORDER BY owner_id") {
                 // Read from a cursor: a copied row would have lost what follows a NUL in the text.
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(EntryRow.columns) FROM entry WHERE owner_id = ? ORDER BY seq", arguments: [owner])
+                let rows = try Row.fetchCursor(db, sql: "SELECT \(SQLiteEntryRow.columns) FROM entry WHERE owner_id = ? ORDER BY seq", arguments: [owner])
                 var diary: [Entry] = []
-                while let row = try rows.next() { diary.append(EntryRow(row).entry) }
+                while let row = try rows.next() { diary.append(SQLiteEntryRow(row).entry) }
                 entries[UserID(rawValue: owner)] = diary
             }
             var photos: [UserID: [Installation.Photo]] = [:]
@@ -68,7 +68,7 @@ extension SQLiteStorage {
             // A copy keeps the entries as they were, even one naming a photo its diary lost before
             // entries could only name photos held: it checks nothing.
             for (owner, entries) in installation.entries.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                for entry in entries { try EntryRow.insert(entry, owner: owner, index: index, checkingPhotos: false, db) }
+                for entry in entries { try SQLiteEntryRow.insert(entry, owner: owner, index: index, checkingPhotos: false, db) }
                 try ChangeCount.moved(owner, db)
             }
             let found = Installation.Counts(

@@ -1,17 +1,17 @@
 import DiaryCore
 import Foundation
 
-/// Diary's storage in one SQLite file (see `DiaryDatabase`): the embedded default.
+/// Diary's storage in one SQLite file (see `SQLiteDatabase`): the embedded default.
 public struct SQLiteStorage: Storage {
-    public let database: DiaryDatabase
+    public let database: SQLiteDatabase
 
-    public init(database: DiaryDatabase) {
+    public init(database: SQLiteDatabase) {
         self.database = database
     }
 
-    /// Opens (or creates) the diary file at `path` (see `DiaryDatabase.init(path:checkpoints:)`).
-    public init(path: String, checkpoints: DiaryDatabase.Checkpoints = .inline) throws {
-        self.init(database: try DiaryDatabase(path: path, checkpoints: checkpoints))
+    /// Opens (or creates) the diary file at `path` (see `SQLiteDatabase.init(path:checkpoints:)`).
+    public init(path: String, checkpoints: SQLiteDatabase.Checkpoints = .inline) throws {
+        self.init(database: try SQLiteDatabase(path: path, checkpoints: checkpoints))
     }
 
     public func entryRows(of owner: UserID) -> any EntryRows {
@@ -53,7 +53,7 @@ public struct SQLiteStorage: Storage {
     public var location: String { database.path }
 }
 
-extension DiaryDatabase {
+extension SQLiteDatabase {
     /// One user's diary in this file, with its rules.
     public func diary(of owner: UserID) -> Diary {
         Diary(rows: entries(of: owner), photos: SQLitePhotoRows(database: self, owner: owner))

@@ -13,7 +13,7 @@ import Testing
 func withDiaryAPI(webFiles: URL? = nil, _ test: @Sendable (APIClient) async throws -> Void) async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-api-\(UUID().diaryString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let database = try DiaryDatabase(path: folder.appendingPathComponent("diary.sqlite").path)
+    let database = try SQLiteDatabase(path: folder.appendingPathComponent("diary.sqlite").path)
     let accounts = SQLiteStorage(database: database).accounts(passwords: BcryptPasswords(cost: 4))
     let writer = try await accounts.addUser(name: "writer", password: "correct horse")
     let token = try await accounts.createToken(named: "tests", for: writer)
@@ -31,7 +31,7 @@ struct APIClient: Sendable {
     var token: String?
     let accounts: Accounts
     /// The diary file the application serves.
-    let database: DiaryDatabase
+    let database: SQLiteDatabase
 
     @discardableResult
     func execute(uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil) async throws -> TestResponse {

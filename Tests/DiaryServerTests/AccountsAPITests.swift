@@ -174,7 +174,7 @@ struct SetupTests {
     func setupOnce() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-setup-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let database = try DiaryDatabase(path: folder.appendingPathComponent("diary.sqlite").path)
+        let database = try SQLiteDatabase(path: folder.appendingPathComponent("diary.sqlite").path)
         // Written with the command line before any account: the local owner's.
         _ = try await database.diary(of: .localOwner).create(try EntryText(title: "From the terminal", body: ""), id: UUID()).entry
         let code = SetupCode()

@@ -287,10 +287,10 @@ struct EntriesAPITests {
             #expect(try await firstTitles(gzip: true) == ["Renamed"])
 
             // Another process writing to the same file (the command line, a second server) is
-            // another connection: a `DiaryDatabase` of its own on the same path.
+            // another connection: a `SQLiteDatabase` of its own on the same path.
             let token = try #require(client.token)
             let user = try #require(try await client.accounts.user(forToken: token))
-            let other = try DiaryDatabase(path: client.database.path).diary(of: user.id)
+            let other = try SQLiteDatabase(path: client.database.path).diary(of: user.id)
             _ = try await other.create(try EntryText(title: "From the command line", body: ""), id: UUID()).entry
             #expect(try await firstTitles() == ["From the command line", "Renamed"])
             _ = try await other.moveToTrash(id: try #require(UUID(uuidString: id)))

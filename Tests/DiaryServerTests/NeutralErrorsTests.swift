@@ -13,14 +13,14 @@ struct NeutralErrorsTests {
 
     /// Every storage failure the SQLite backend reports, and every account error.
     static let errors: [any Error] = [
-        StoreError.cannotOpen(path: secretPath, reason: "permission denied"),
-        StoreError.notADiary(path: secretPath),
-        StoreError.otherProgramsDatabase(path: secretPath),
-        StoreError.madeByNewerDiary(path: secretPath),
-        StoreError.readOnly(path: secretPath),
-        StoreError.busy(path: secretPath),
-        StoreError.folder(path: secretPath),
-        StoreError.diskFull(path: secretPath),
+        SQLiteFailure.cannotOpen(path: secretPath, reason: "permission denied"),
+        SQLiteFailure.notADiary(path: secretPath),
+        SQLiteFailure.otherProgramsDatabase(path: secretPath),
+        SQLiteFailure.madeByNewerDiary(path: secretPath),
+        SQLiteFailure.readOnly(path: secretPath),
+        SQLiteFailure.busy(path: secretPath),
+        SQLiteFailure.folder(path: secretPath),
+        SQLiteFailure.diskFull(path: secretPath),
         AccountError.badName("x y"), AccountError.shortPassword(minimum: 8), AccountError.longPassword,
         AccountError.nameTaken("mina"), AccountError.noSuchUser("mina"), AccountError.alreadySetUp,
         AccountError.noSuchToken("phone"), AccountError.tokenNameTaken("phone"),

@@ -10,7 +10,7 @@ struct GroupCommitTests {
 
     @Test("In one batch, a write that fails after changing rows is undone alone; the others are kept")
     func failingWriteIsUndoneAlone() async throws {
-        let database = try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
+        let database = try SQLiteDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
         try await database.write { db in try db.execute(sql: "CREATE TABLE scratch (number INTEGER NOT NULL)") }
         // Keep the writer busy so that the writes below all queue up and share the next batch.
         let busy = Task { try await database.write { _ in Thread.sleep(forTimeInterval: 0.3) } }
@@ -46,7 +46,7 @@ struct GroupCommitTests {
 
     @Test("Saves that do not fit on a full disk each fail saying so, nothing stored is lost, and saves work once there is room")
     func fullDisk() async throws {
-        let database = try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
+        let database = try SQLiteDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
         let store = database.diary(of: .localOwner)
         let kept = try await store.create(try EntryText(title: "Kept", body: "written before the disk filled"), id: UUID()).entry
         // A full disk, as SQLite sees one: the file may not grow by another page (SQLITE_FULL).
@@ -70,7 +70,7 @@ struct GroupCommitTests {
         }
         try await busy.value
 
-        for outcome in outcomes { #expect(outcome as? StoreError == .diskFull(path: database.path)) }
+        for outcome in outcomes { #expect(outcome as? SQLiteFailure == .diskFull(path: database.path)) }
         #expect(try await store.entry(id: kept.id) == kept)
         try await database.write { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
         _ = try await store.create(try EntryText(title: "Room again", body: big), id: UUID()).entry
@@ -80,7 +80,7 @@ struct GroupCommitTests {
 
     @Test("Saves of one batch, several of the same entry and older entries after newer ones, leave search finding exactly the last words")
     func batchedSavesKeepSearchExact() async throws {
-        let database = try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
+        let database = try SQLiteDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
         let store = database.diary(of: .localOwner)
         var entries: [Entry] = []
         for number in 0..<6 { entries.append(try await store.create(try EntryText(title: "Day \(number)", body: "start\(number)"), id: UUID()).entry) }
@@ -110,14 +110,14 @@ struct GroupCommitTests {
     @Test("While another process holds the write lock, a save fails once, saying the diary is busy, and the next one succeeds")
     func lockedByAnotherProcess() async throws {
         let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
-        let database = try DiaryDatabase(path: path, waitingForLocks: 0.3)
+        let database = try SQLiteDatabase(path: path, waitingForLocks: 0.3)
         let store = database.diary(of: .localOwner)
         // Another process's long write: a connection that keeps its transaction open.
         var configuration = Configuration()
         configuration.allowsUnsafeTransactions = true
         let other = try DatabaseQueue(path: path, configuration: configuration)
         try await other.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
-        await #expect(throws: StoreError.busy(path: path)) {
+        await #expect(throws: SQLiteFailure.busy(path: path)) {
             _ = try await store.create(try EntryText(title: "Blocked", body: ""), id: UUID()).entry
         }
         try await other.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }

@@ -43,7 +43,7 @@ struct MigrationUpgradeTests {
         #expect(migrations == ["v1-entries", "v2-weather", "v3-accounts", "v4-change-counts", "v5-user-name-keys", "v6-entry-ids-per-diary",
                                "v7-tags-and-stars", "v8-word-counts", "v9-tag-owners", "v10-photos", "v11-session-labels",
                                "v12-time-zones"])
-        #expect(migrations == DiaryMigrations.names)
+        #expect(migrations == SQLiteMigrations.names)
         // v2: old entries have no weather, and can be given some.
         let old = try #require(before.first.flatMap { UUID(uuidString: $0["id"]) })
         #expect(try await store.entry(id: old)?.weather == nil)
@@ -73,11 +73,11 @@ struct MigrationUpgradeTests {
         #expect(pictured.version == tagged.version + 1)
     }
 
-    @Test("A file at each earlier schema opens at the latest, every entry's words counted", arguments: DiaryMigrations.names.dropLast())
+    @Test("A file at each earlier schema opens at the latest, every entry's words counted", arguments: SQLiteMigrations.names.dropLast())
     func upgradeFromEachSchema(schema: String) async throws {
         // The v1 file brought to that schema by the migrations as they shipped (never edited).
         let path = try Self.copyOfFixture()
-        try DiaryMigrations.migrator.migrate(DatabaseQueue(path: path), upTo: schema)
+        try SQLiteMigrations.migrator.migrate(DatabaseQueue(path: path), upTo: schema)
         let texts = try await DatabaseQueue(path: path).read { db in
             try Row.fetchAll(db, sql: "SELECT id, title, body, created_at FROM entry WHERE deleted_at IS NULL").map {
                 row -> (String, String, String, Int64) in (row["id"], row["title"], row["body"], row["created_at"])
@@ -102,7 +102,7 @@ struct MigrationUpgradeTests {
     func tagOwnersRepaired() async throws {
         let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
         let queue = try DatabaseQueue(path: path)
-        try DiaryMigrations.migrator.migrate(queue, upTo: "v8-word-counts")
+        try SQLiteMigrations.migrator.migrate(queue, upTo: "v8-word-counts")
         try await queue.write { db in
             try db.execute(sql: "INSERT INTO user (id, name, name_key, password_hash, created_at) VALUES (7, 'mina', 'mina', 'x', 0)")
             try db.execute(sql: """
@@ -111,7 +111,7 @@ struct MigrationUpgradeTests {
                 """)
             try db.execute(sql: "INSERT INTO entry_tag (owner_id, tag_key, created_at, seq, tag) VALUES (0, 'early', 1000, 1, 'early')")
         }
-        let minas = try DiaryDatabase(path: path).diary(of: UserID(rawValue: 7))
+        let minas = try SQLiteDatabase(path: path).diary(of: UserID(rawValue: 7))
         #expect(try await minas.tags() == [TagCount(tag: "early", count: 1)])
         #expect(try await minas.list(after: nil, limit: 5, filter: try EntryFilter(tags: ["early"])).entries.map(\.title) == ["Adopted"])
     }
@@ -122,7 +122,7 @@ struct MigrationUpgradeTests {
     @Test("A file made before change counts keeps each user's diary, and counts every change from then on")
     func upgradeFromV3() async throws {
         let path = try Self.copyOfFixture("v3-accounts")
-        let database = try DiaryDatabase(path: path)
+        let database = try SQLiteDatabase(path: path)
         let accounts = SQLiteStorage(database: database).accounts(passwords: BcryptPasswords(cost: 4))
         let mina = try #require(try await accounts.user(named: "mina"))
         let joon = try #require(try await accounts.user(named: "joon"))

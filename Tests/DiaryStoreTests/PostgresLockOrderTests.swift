@@ -31,7 +31,7 @@ struct PostgresLockOrderTests {
         let (go, going) = AsyncStream.makeStream(of: Void.self)
         let other = Task { [logger] in
             defer { holding.finish() }
-            return try await storage.database.transaction { connection in
+            return try await storage.database.withTransaction { connection in
                 try await connection.query(
                     "SELECT 1 FROM entry WHERE id = \(middle.id.diaryString) FOR NO KEY UPDATE", logger: logger)
                 holding.yield()
@@ -77,7 +77,7 @@ struct PostgresLockOrderTests {
 
     /// Statements of this database waiting for a lock.
     private func waitingForLocks(_ storage: PostgresStorage) async throws -> Int64 {
-        try await storage.database.read { [logger] connection in
+        try await storage.database.withConnection { [logger] connection in
             var waiting: Int64 = 0
             for try await count in try await connection.query("""
                 SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'

@@ -34,7 +34,7 @@ struct SQLiteStorageTests {
         let path = try TemporaryFolder.make().appendingPathComponent("notes.sqlite").path
         let text = Data("my shopping list\n".utf8)
         FileManager.default.createFile(atPath: path, contents: text)
-        #expect(throws: StoreError.notADiary(path: path)) { try SQLiteStorage.diary(path: path) }
+        #expect(throws: SQLiteFailure.notADiary(path: path)) { try SQLiteStorage.diary(path: path) }
         #expect(FileManager.default.contents(atPath: path) == text)
     }
 
@@ -44,7 +44,7 @@ struct SQLiteStorageTests {
         let other = try DatabaseQueue(path: path)
         try other.write { try $0.execute(sql: "CREATE TABLE contacts (name TEXT)") }
         try other.close()
-        #expect(throws: StoreError.otherProgramsDatabase(path: path)) { try SQLiteStorage.diary(path: path) }
+        #expect(throws: SQLiteFailure.otherProgramsDatabase(path: path)) { try SQLiteStorage.diary(path: path) }
         let tables = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
         #expect(tables == ["contacts"])
     }
@@ -54,7 +54,7 @@ struct SQLiteStorageTests {
         #expect {
             try SQLiteStorage.diary(path: "/nonexistent-folder/diary.sqlite")
         } throws: { error in
-            (error as? StoreError)?.description.contains("check that its folder exists") == true
+            (error as? SQLiteFailure)?.description.contains("check that its folder exists") == true
         }
     }
 
@@ -69,7 +69,7 @@ struct SQLiteStorageTests {
     @Test("With background checkpoints, commits leave the log alone and the checkpointer copies it into the file")
     func backgroundCheckpoints() async throws {
         let path = try TemporaryFolder.make().appendingPathComponent("diary.sqlite").path
-        let database = try DiaryDatabase(path: path, checkpoints: .background)
+        let database = try SQLiteDatabase(path: path, checkpoints: .background)
         let store = database.diary(of: .localOwner)
         func fileSize() throws -> Int { try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int }
         let before = try fileSize()
@@ -134,7 +134,7 @@ struct BackupTests {
 struct OwnerIsolationTests {
     @Test("Another owner's entries are never read, listed, found, changed, trashed or purged")
     func isolation() async throws {
-        let database = try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
+        let database = try SQLiteDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
         let alice = database.diary(of: UserID(rawValue: 1))
         let bob = database.diary(of: UserID(rawValue: 2))
         let secret = try await alice.create(try EntryText(title: "Alice's secret", body: "serenity 일기"), id: UUID()).entry

@@ -139,7 +139,7 @@ struct SearchRankingPrivacyTests {
 
     @Test("Alice's results keep their order however many entries Bob adds with the same words")
     func anotherDiaryChangesNothing() async throws {
-        let database = try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
+        let database = try SQLiteDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)
         let alice = database.diary(of: UserID(rawValue: 1))
         let bob = database.diary(of: UserID(rawValue: 2))
         for day in Self.days {

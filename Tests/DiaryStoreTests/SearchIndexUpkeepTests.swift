@@ -33,7 +33,7 @@ struct SearchIndexUpkeepTests {
         #expect(upkeep.mergedAfter.load(ordering: .relaxed) == written, "no merge in the background after the last write")
         #expect(upkeep.pages.load(ordering: .relaxed) > 0)
         // Nothing left to merge: a merge asked for now moves no page.
-        let left = try await storage.database.read { connection in
+        let left = try await storage.database.withConnection { connection in
             var pages: Int64 = -1
             for try await found in try await connection.query(
                 "SELECT gin_clean_pending_list('entry_words'::regclass)", logger: Logger(label: "test")).decode(Int64.self) {

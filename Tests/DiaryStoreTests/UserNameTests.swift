@@ -18,7 +18,7 @@ struct UserNameTests {
 
     @Test("A name in another spelling is taken, logs in, and keeps the spelling first written", arguments: spellings)
     func oneAccountPerName(_ spellings: [String]) async throws {
-        let accounts = SQLiteStorage(database: try DiaryDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)).accounts(passwords: BcryptPasswords(cost: 4))
+        let accounts = SQLiteStorage(database: try SQLiteDatabase(path: TemporaryFolder.make().appendingPathComponent("diary.sqlite").path)).accounts(passwords: BcryptPasswords(cost: 4))
         let first = spellings[0]
         _ = try await accounts.addUser(name: first, password: "long enough pw")
 
@@ -42,7 +42,7 @@ struct UserNameTests {
         var hashes: [String] = []
         for name in names { hashes.append(try await BcryptPasswords(cost: 4).hash("password of \(name)")) }
         let queue = try DatabaseQueue(path: path)
-        try DiaryMigrations.migrator.migrate(queue, upTo: "v4-change-counts")
+        try SQLiteMigrations.migrator.migrate(queue, upTo: "v4-change-counts")
         try await queue.write { [hashes] db in
             for (name, hash) in zip(names, hashes) {
                 try db.execute(sql: "INSERT INTO user (name, password_hash, created_at) VALUES (?, ?, 0)", arguments: [name, hash])
@@ -50,7 +50,7 @@ struct UserNameTests {
         }
         try queue.close()
 
-        let accounts = SQLiteStorage(database: try DiaryDatabase(path: path)).accounts(passwords: BcryptPasswords(cost: 4))
+        let accounts = SQLiteStorage(database: try SQLiteDatabase(path: path)).accounts(passwords: BcryptPasswords(cost: 4))
 
         #expect(try await accounts.users().count == 2)
         // Each logs in by the name as written; another spelling finds the older.
@@ -63,7 +63,7 @@ struct UserNameTests {
 
     @Test("Accounts of a diary made before keys are found in any case")
     func upgradedNamesHaveKeys() async throws {
-        let accounts = SQLiteStorage(database: try DiaryDatabase(path: MigrationUpgradeTests.copyOfFixture("v3-accounts"))).accounts(passwords: BcryptPasswords(cost: 4))
+        let accounts = SQLiteStorage(database: try SQLiteDatabase(path: MigrationUpgradeTests.copyOfFixture("v3-accounts"))).accounts(passwords: BcryptPasswords(cost: 4))
         #expect(try await accounts.user(named: "MINA")?.name == "mina")
         await #expect(throws: AccountError.nameTaken("Joon")) { try await accounts.addUser(name: "Joon", password: "long enough pw") }
     }

@@ -29,7 +29,7 @@ struct EntryWeatherTests {
         try await FakeWeatherServer.withServer { base in
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diary-weather-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let database = try DiaryDatabase(path: folder.appendingPathComponent("diary.sqlite").path)
+            let database = try SQLiteDatabase(path: folder.appendingPathComponent("diary.sqlite").path)
             let accounts = SQLiteStorage(database: database).accounts(passwords: BcryptPasswords(cost: 4))
             let user = try await accounts.addUser(name: "walker", password: "long enough")
             let token = try await accounts.createToken(named: "tests", for: user)

@@ -6,7 +6,7 @@ import GRDB
 /// in step with it. The index is contentless, so removing a row's tokens needs the words it
 /// was indexed with: every change goes through here, and notes its words in the transaction's
 /// `SearchIndexChanges`, which changes the index before the transaction commits.
-struct EntryRow {
+struct SQLiteEntryRow {
     var sequence: Int64
     var entry: Entry
 
@@ -96,9 +96,9 @@ struct EntryRow {
     }
 
     /// The entry with this id in `owner`'s diary; another user's entry is as good as absent.
-    static func fetch(_ db: Database, id: UUID, owner: UserID) throws -> EntryRow? {
+    static func fetch(_ db: Database, id: UUID, owner: UserID) throws -> SQLiteEntryRow? {
         try db.cachedStatement(sql: "SELECT \(columns) FROM entry WHERE id = ? AND owner_id = ?")
-            .readFirstRow([.text(id.diaryString), .integer(owner.rawValue)]) { EntryRow($0) }
+            .readFirstRow([.text(id.diaryString), .integer(owner.rawValue)]) { SQLiteEntryRow($0) }
     }
 
     /// Whether `owner`'s diary has an entry with this id. Ids are unique within a diary, not
@@ -150,7 +150,7 @@ struct EntryRow {
     /// statement. Setting a column an index holds (the moment, the trash's) costs that index an
     /// update even when the value is the same, so an autosave sets only its words; and the
     /// search index hears of words only when they changed, byte for byte.
-    static func rewrite(_ row: EntryRow, to entry: Entry, owner: UserID, index: SearchIndexChanges, _ db: Database) throws {
+    static func rewrite(_ row: SQLiteEntryRow, to entry: Entry, owner: UserID, index: SearchIndexChanges, _ db: Database) throws {
         let old = row.entry
         let textChanged = !(old.title.utf8.elementsEqual(entry.title.utf8) && old.body.utf8.elementsEqual(entry.body.utf8))
         let words = textChanged || old.updatedAt != entry.updatedAt
@@ -204,7 +204,7 @@ struct EntryRow {
         }
     }
 
-    static func delete(_ row: EntryRow, index: SearchIndexChanges, _ db: Database) throws {
+    static func delete(_ row: SQLiteEntryRow, index: SearchIndexChanges, _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM entry WHERE seq = ?").execute(arguments: [row.sequence])
         if !row.entry.tags.isEmpty {
             try db.cachedStatement(sql: "DELETE FROM entry_tag WHERE seq = ?").execute(arguments: [row.sequence])

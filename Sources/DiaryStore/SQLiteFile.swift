@@ -6,7 +6,7 @@ import GRDBSQLite
 /// turns the file to WAL mode (a write to its header, and -wal and -shm files beside it) before
 /// any query could say whose file it is. Another program's database, or any file that is not a
 /// diary, must come out of a refused open byte for byte as it went in.
-enum DiaryFile {
+enum SQLiteFile {
     /// Refuses what is not a diary without changing it; makes a new, empty 0600 file where there
     /// is none, so the diary and its -wal and -shm (which SQLite gives the main file's mode) are
     /// the owner's alone whatever the umask. An empty file is a new diary, as SQLite treats it.
@@ -23,17 +23,17 @@ enum DiaryFile {
             }
             return
         }
-        if (status.st_mode & S_IFMT) == S_IFDIR { throw StoreError.folder(path: path) }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw StoreError.notADiary(path: path) }
+        if (status.st_mode & S_IFMT) == S_IFDIR { throw SQLiteFailure.folder(path: path) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw SQLiteFailure.notADiary(path: path) }
         if status.st_size == 0 { return }
-        guard try startsLikeSQLite(path) else { throw StoreError.notADiary(path: path) }
+        guard try startsLikeSQLite(path) else { throw SQLiteFailure.notADiary(path: path) }
         try checkTables(path)
     }
 
     /// Whether the file begins with SQLite's header string (and is long enough to hold a header).
     private static func startsLikeSQLite(_ path: String) throws -> Bool {
         guard let file = FileHandle(forReadingAtPath: path) else {
-            throw StoreError.cannotOpen(path: path, reason: "it cannot be read")
+            throw SQLiteFailure.cannotOpen(path: path, reason: "it cannot be read")
         }
         defer { try? file.close() }
         let header = try file.read(upToCount: 100) ?? Data()
@@ -64,22 +64,22 @@ enum DiaryFile {
             if code == SQLITE_OK && tables.contains("grdb_migrations") {
                 code = readColumn(connection, "SELECT identifier FROM grdb_migrations", into: &migrations)
                 // A grdb_migrations of another shape is another program's.
-                if code & 0xFF == SQLITE_ERROR { throw StoreError.otherProgramsDatabase(path: path) }
+                if code & 0xFF == SQLITE_ERROR { throw SQLiteFailure.otherProgramsDatabase(path: path) }
             }
         }
         switch code & 0xFF {
         case SQLITE_OK:
             if tables.isEmpty { return }
-            guard migrations.contains(DiaryMigrations.first) else { throw StoreError.otherProgramsDatabase(path: path) }
-            let known = Set(DiaryMigrations.migrator.migrations)
-            if migrations.contains(where: { !known.contains($0) }) { throw StoreError.madeByNewerDiary(path: path) }
+            guard migrations.contains(SQLiteMigrations.first) else { throw SQLiteFailure.otherProgramsDatabase(path: path) }
+            let known = Set(SQLiteMigrations.migrator.migrations)
+            if migrations.contains(where: { !known.contains($0) }) { throw SQLiteFailure.madeByNewerDiary(path: path) }
         case SQLITE_NOTADB, SQLITE_CORRUPT:
-            throw StoreError.notADiary(path: path)
+            throw SQLiteFailure.notADiary(path: path)
         case SQLITE_BUSY, SQLITE_LOCKED:
-            throw StoreError.busy(path: path)
+            throw SQLiteFailure.busy(path: path)
         default:
             let reason = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "unable to open the file"
-            throw StoreError.cannotOpen(path: path, reason: reason)
+            throw SQLiteFailure.cannotOpen(path: path, reason: reason)
         }
     }
 

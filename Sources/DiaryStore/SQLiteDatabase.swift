@@ -5,7 +5,7 @@ import GRDB
 /// One diary file: SQLite in WAL mode (readers never wait for the writer), one pool of
 /// connections, the schema brought up to date when it opens. Every user's entries, accounts
 /// and sessions live here.
-public final class DiaryDatabase: Sendable {
+public final class SQLiteDatabase: Sendable {
     let pool: DatabasePool
     /// Every write goes through it: writes that arrive together share a commit.
     private let commits: GroupCommit
@@ -19,7 +19,7 @@ public final class DiaryDatabase: Sendable {
     public let checkpoints: Checkpoints
 
     /// Opens the diary at `path`, creating it (0600) when there is none. A file that is not a
-    /// diary is refused, never changed, not even its journal mode (see `DiaryFile`). `checkpoints: .background` leaves copying the write-ahead log
+    /// diary is refused, never changed, not even its journal mode (see `SQLiteFile`). `checkpoints: .background` leaves copying the write-ahead log
     /// into the file to `backgroundCheckpoints` (the server); `.inline` is SQLite's default.
     public convenience init(path: String, checkpoints: Checkpoints = .inline) throws {
         try self.init(path: path, checkpoints: checkpoints, waitingForLocks: 10)
@@ -45,14 +45,14 @@ public final class DiaryDatabase: Sendable {
         configuration.prepareDatabase { db in try SearchRanking.register(db) }
         do {
             // Before the pool, which would turn another program's file to WAL mode at once.
-            try DiaryFile.prepare(path)
+            try SQLiteFile.prepare(path)
             pool = try DatabasePool(path: path, configuration: configuration)
             commits = GroupCommit(pool: pool, searchIndex: searchIndex)
             try pool.read { db in try Self.checkIsDiary(db, path: path) }
-            try DiaryMigrations.migrator.migrate(pool)
+            try SQLiteMigrations.migrator.migrate(pool)
             quickReads = QuickReads(path: path)
         } catch {
-            throw StoreError.translating(error, path: path)
+            throw SQLiteFailure.translating(error, path: path)
         }
     }
 
@@ -60,10 +60,10 @@ public final class DiaryDatabase: Sendable {
     private static func checkIsDiary(_ db: Database, path: String) throws {
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
         if !tables.isEmpty && !tables.contains("grdb_migrations") {
-            throw StoreError.otherProgramsDatabase(path: path)
+            throw SQLiteFailure.otherProgramsDatabase(path: path)
         }
-        if try DiaryMigrations.migrator.hasBeenSuperseded(db) {
-            throw StoreError.madeByNewerDiary(path: path)
+        if try SQLiteMigrations.migrator.hasBeenSuperseded(db) {
+            throw SQLiteFailure.madeByNewerDiary(path: path)
         }
     }
 
@@ -91,7 +91,7 @@ public final class DiaryDatabase: Sendable {
 
     /// Runs a read, in the diary's own words when it fails.
     func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await pool.read(work) } catch { throw StoreError.translating(error, path: path) }
+        do { return try await pool.read(work) } catch { throw SQLiteFailure.translating(error, path: path) }
     }
 
     /// Runs a read of a single statement, without a transaction around it. The busiest answers
@@ -106,13 +106,13 @@ public final class DiaryDatabase: Sendable {
             if case .done(let result) = try quickReads.tryRead(work) { return result }
             return try await pool.unsafeRead(work)
         } catch {
-            throw StoreError.translating(error, path: path)
+            throw SQLiteFailure.translating(error, path: path)
         }
     }
 
     /// Runs `work` as one write, all or nothing, in the diary's own words when it fails. It
     /// may share its commit with writes that arrive at the same time (see `GroupCommit`).
     func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await commits.write(work) } catch { throw StoreError.translating(error, path: path) }
+        do { return try await commits.write(work) } catch { throw SQLiteFailure.translating(error, path: path) }
     }
 }

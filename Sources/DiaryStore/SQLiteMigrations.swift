@@ -1,4 +1,3 @@
-import DiaryCore
 import Foundation
 import GRDB
 
@@ -7,9 +6,10 @@ import GRDB
 /// A migration is never edited once it has shipped: a database made by it exists somewhere.
 /// Change the schema by appending a new one, and keep a database file made by the
 /// migrations before it in Tests/DiaryStoreTests/Fixtures, for the upgrade test.
-/// Migrations use literal table and column names, not the Swift types of today.
-enum DiaryMigrations {
-    /// The first migration: a file whose `grdb_migrations` holds it is a diary (see `DiaryFile`).
+/// Migrations use literal table and column names, not the Swift types of today, and call no
+/// application code: a rule one needs is copied into it, frozen (`WordCountV8`).
+enum SQLiteMigrations {
+    /// The first migration: a file whose `grdb_migrations` holds it is a diary (see `SQLiteFile`).
     static let first = "v1-entries"
 
     /// Every migration's name, in the order they run.
@@ -159,7 +159,7 @@ enum DiaryMigrations {
             // and its star. `entry_tag` holds a row per tag of each entry in the diary (none for
             // the trash) with the entry's moment, so a tag's entries are read newest first from
             // its own index, as the whole diary is from `entry_owner_diary_order`; `tag_key` is
-            // the tag as compared (`Tags.key`). Kept in step by `EntryRow` in each write's
+            // the tag as compared (`Tags.key`). Kept in step by `SQLiteEntryRow` in each write's
             // transaction (not by triggers: see v4).
             try db.execute(sql: """
                 ALTER TABLE entry ADD COLUMN tags TEXT NOT NULL DEFAULT '';
@@ -180,12 +180,13 @@ enum DiaryMigrations {
         migrator.registerMigration("v8-word-counts") { db in
             // How many words each entry holds (`WordCount`), kept beside it so that a year's
             // statistics add up numbers instead of reading every body; counted here once for
-            // the entries written before. Read from a cursor: a copied row loses what follows a NUL.
+            // the entries written before, by the rule frozen with this migration (`WordCountV8`).
+            // Read from a cursor: a copied row loses what follows a NUL.
             try db.execute(sql: "ALTER TABLE entry ADD COLUMN word_count INTEGER NOT NULL DEFAULT 0")
             var counts: [(Int64, Int)] = []
             let rows = try Row.fetchCursor(db, sql: "SELECT seq, title, body FROM entry")
             while let row = try rows.next() {
-                counts.append((row.integer(0), WordCount.of(title: row.text(1), body: row.text(2))))
+                counts.append((row.integer(0), WordCountV8.of(title: row.text(1), body: row.text(2))))
             }
             let update = try db.makeStatement(sql: "UPDATE entry SET word_count = ? WHERE seq = ?")
             for (sequence, words) in counts where words > 0 { try update.execute(arguments: [words, sequence]) }

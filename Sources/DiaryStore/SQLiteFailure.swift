@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// Why a diary file cannot be used. Each says what to do; none of them ever overwrites the file.
-public enum StoreError: StorageFailure, Equatable, Sendable, LocalizedError {
+public enum SQLiteFailure: StorageFailure, Equatable, Sendable, LocalizedError {
     case cannotOpen(path: String, reason: String)
     case notADiary(path: String)
     case otherProgramsDatabase(path: String)
@@ -52,15 +52,15 @@ public enum StoreError: StorageFailure, Equatable, Sendable, LocalizedError {
         guard let error = error as? DatabaseError else { return error }
         switch error.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-            return StoreError.notADiary(path: path)
+            return SQLiteFailure.notADiary(path: path)
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
-            return StoreError.cannotOpen(path: path, reason: error.message ?? "unable to open the file")
+            return SQLiteFailure.cannotOpen(path: path, reason: error.message ?? "unable to open the file")
         case .SQLITE_READONLY:
-            return StoreError.readOnly(path: path)
+            return SQLiteFailure.readOnly(path: path)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return StoreError.busy(path: path)
+            return SQLiteFailure.busy(path: path)
         case .SQLITE_FULL:
-            return StoreError.diskFull(path: path)
+            return SQLiteFailure.diskFull(path: path)
         default:
             return error
         }
