@@ -339,7 +339,7 @@ export function showBrowse(root, query) {
     days ? [days, without('from')] : null,
   ].filter(Boolean);
   const title = chips.map(([label]) => label).join(' · ') || w.all;
-  const field = h('input', { type: 'search', class: 'search-field', 'aria-label': w.searchHere, placeholder: w.searchHere, value: q, maxlength: 256, enterkeyhint: 'search' });
+  const field = h('input', { type: 'search', class: 'search-field', 'aria-label': w.searchHere, placeholder: w.searchHere, value: q, maxlength: api.limits.searchLength, enterkeyhint: 'search' });
   const form = h('form', { class: 'search', role: 'search', onsubmit: (e) => {
     e.preventDefault();
     const next = new URLSearchParams(params);

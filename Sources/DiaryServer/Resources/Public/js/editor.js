@@ -77,7 +77,7 @@ export function showEditor(root, existingId) {
   const weather = h('span', { class: 'entry-weather-slot', hidden: true });
   const title = h('textarea', {
     class: 'title-field', rows: 1, 'aria-label': w.titlePlaceholder,
-    placeholder: w.titlePlaceholder, enterkeyhint: 'next', maxlength: 1000,
+    placeholder: w.titlePlaceholder, enterkeyhint: 'next', maxlength: api.limits.titleLength,
   });
   const body = h('textarea', { class: 'body-field', 'aria-label': w.bodyPlaceholder, placeholder: w.bodyPlaceholder });
   const notice = h('div', { class: 'notice', hidden: true });

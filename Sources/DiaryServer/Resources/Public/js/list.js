@@ -74,8 +74,8 @@ export function showList(root, { offline = false, user = null, query = '' } = {}
   const searchField = h('input', {
     type: 'search', class: 'search-field', 'aria-label': t.search,
     placeholder: t.searchPlaceholder, autocomplete: 'off', enterkeyhint: 'search',
-    // The server's limit is 256 characters; 256 UTF-16 units never pass it.
-    maxlength: 256,
+    // The server's limit, in characters (code points): as many UTF-16 units never pass it.
+    maxlength: api.limits.searchLength,
   });
   // Beside an entry (a wide screen) the entry's page is the main landmark.
   const main = h(root.closest('.split') ? 'div' : 'main', { class: 'column list-screen' },

@@ -65,7 +65,7 @@ export function showTrash(root) {
         backLink,
         h('h1', {}, t.trash),
         empty)),
-    h('main', { class: 'column' }, h('p', { class: 'trash-note' }, serverSettings.trashDays ? w.keptDays(serverSettings.trashDays) : w.keptForever), notice, entries));
+    h('main', { class: 'column' }, serverSettings.trashDays === undefined ? null : h('p', { class: 'trash-note' }, serverSettings.trashDays ? w.keptDays(serverSettings.trashDays) : w.keptForever), notice, entries));
 
   const showEmpty = () => {
     notice.replaceChildren(h('p', {}, w.trashEmpty));
