@@ -7,8 +7,9 @@ import * as api from './api.js';
 import { ask } from './dialogs.js';
 import { h, icon, iconLink, toast } from './dom.js';
 import { formatAs, formatDate, lang, t } from './i18n.js';
-import { grouped, paged, row } from './list.js';
+import { paged } from './paging.js';
 import { back, go } from './router.js';
+import { grouped, row } from './rows.js';
 
 const words = {
   en: {

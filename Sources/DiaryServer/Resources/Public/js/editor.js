@@ -7,7 +7,6 @@ import * as autosave from './autosave.js';
 import { getEntry, keptEntry } from './device.js';
 import { ICONS, h, iconButton, iconLink, toast } from './dom.js';
 import { formatAs, lang, t } from './i18n.js';
-import { forgetEntry } from './list.js';
 import { back, refresh } from './router.js';
 import * as sending from './sending.js';
 import { marks } from './marks.js';
@@ -349,7 +348,7 @@ export function showEditor(root, existingId) {
       onDeleted: () => {
         gone = true;
         sending.forget(id);
-        forgetEntry(id); // from the rows on show too (the list beside the editor)
+        autosave.emit('removed', { id }); // from the rows on show too (the list beside the editor)
         back();
       },
       onRestored: refresh,

@@ -4,7 +4,7 @@ import * as api from './api.js';
 import { confirmAction } from './dialogs.js';
 import { h, iconLink, toast } from './dom.js';
 import { formatDate, lang, t } from './i18n.js';
-import { paged } from './list.js';
+import { paged } from './paging.js';
 import { back, refresh } from './router.js';
 import { serverSettings } from './session.js';
 
