@@ -37,8 +37,8 @@ struct WebAppLimitsTests {
         var read: [String: Set<String>] = [:]
         for (file, text) in try Self.scriptFiles() {
             // `api.limits.titleLength`, and `const { a, b: c } = api.limits;`
-            for match in Self.matches(#"limits\.([A-Za-z]+)"#, in: text) { read[file, default: []].insert(match) }
-            for names in Self.matches(#"\{([^}]*)\}\s*=\s*(?:api\.)?limits\b"#, in: text) {
+            for match in Self.matches(#"(?-i)\blimits\.([a-z][A-Za-z]*)"#, in: text) { read[file, default: []].insert(match) }
+            for names in Self.matches(#"(?-i)\{([^}]*)\}\s*=\s*(?:api\.)?limits\b"#, in: text) {
                 for part in names.split(separator: ",") {
                     let key = part.split(separator: ":").first?.trimmingCharacters(in: .whitespaces) ?? ""
                     if !key.isEmpty { read[file, default: []].insert(key) }
