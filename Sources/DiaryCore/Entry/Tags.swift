@@ -9,6 +9,9 @@ import Foundation
 public enum Tags {
     /// Characters (as the writer counts them: grapheme clusters) in one tag.
     public static let maximumLength = 100
+    /// Code points in one tag: four a character on average, so a pile of combining marks on one
+    /// letter cannot pass for a short tag.
+    public static let maximumScalars = 4 * maximumLength
     /// Tags on one entry.
     public static let maximumCount = 50
     /// Tags given at once, repeats included (they count once): past this, refused unread.
@@ -28,7 +31,7 @@ public enum Tags {
             if let control = tag.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
                 throw .badTag(position: index + 1, "it holds the control character U+\(String(control.value, radix: 16, uppercase: true))")
             }
-            if tag.count > maximumLength || tag.unicodeScalars.count > 4 * maximumLength {
+            if tag.count > maximumLength || tag.unicodeScalars.count > maximumScalars {
                 throw .badTag(position: index + 1, "it is longer than \(maximumLength) characters")
             }
             guard seen.insert(key(tag)).inserted else { continue }

@@ -52,7 +52,7 @@ struct AccountController {
         guard let attempt = try await accounts.reserveLoginAttempt(subjects, allowed: SessionController.allowedFailures,
                                                                    within: SessionController.throttleWindow) else {
             throw APIError(status: .tooManyRequests, code: .tooManyAttempts,
-                           message: "Too many wrong passwords: wait 15 minutes, then try again.",
+                           message: "Too many wrong passwords: wait \(SessionController.throttleMinutes) minutes, then try again.",
                            headers: [.retryAfter: String(Int(SessionController.throttleWindow))])
         }
         guard let verified = try await accounts.verify(name: user.name, password: change.currentPassword), verified.id == user.id else {

@@ -19,6 +19,8 @@ struct SessionController {
     /// further attempts are refused until the window has passed.
     static let allowedFailures = 5
     static let throttleWindow: TimeInterval = 15 * 60
+    /// The window in whole minutes, as messages say it (and the web app, `WebAppLimits`).
+    static var throttleMinutes: Int { Int(throttleWindow / 60) }
 
     func addRoutes(to group: RouterGroup<DiaryRequestContext>) {
         group.get("session", use: current)
@@ -95,7 +97,7 @@ struct SessionController {
         let subjects = ["name:" + User.nameKey(String(credentials.name.prefix(65))), "address:" + context.clientAddress]
         guard let attempt = try await accounts.reserveLoginAttempt(subjects, allowed: Self.allowedFailures, within: Self.throttleWindow) else {
             throw APIError(status: .tooManyRequests, code: .tooManyAttempts,
-                           message: "Too many failed logins: wait 15 minutes, then try again.",
+                           message: "Too many failed logins: wait \(Self.throttleMinutes) minutes, then try again.",
                            headers: [.retryAfter: String(Int(Self.throttleWindow))])
         }
         // The session is kept only while the password checked is still the account's: one

@@ -84,6 +84,7 @@ struct WebFile: Sendable {
             }
             files["/" + relative] = WebFile(data, path: relative)
         }
+        WebAppLimits.stamp(&files)
         files["/"] = files["/index.html"]
         ShellRelease.stamp(&files)
         return files

@@ -25,7 +25,8 @@ const CACHE = PREFIX + RELEASE.version;
 const languages = self.navigator.languages ?? [];
 const LANGUAGE = languages.map((l) => l.toLowerCase().split('-')[0]).find((l) => l === 'en' || l === 'ko') ?? 'en';
 const START = ['', 'app.css', 'js/main.js', 'js/api.js', 'js/autosave.js', 'js/session.js', 'js/notices.js',
-  'js/device.js', 'js/dom.js', 'js/i18n.js', `js/strings.${LANGUAGE}.js`, 'js/list.js', 'js/router.js'];
+  'js/device.js', 'js/dom.js', 'js/i18n.js', `js/strings.${LANGUAGE}.js`, 'js/list.js', 'js/rows.js', 'js/paging.js',
+  'js/router.js'];
 // What the page loads when first used but needs offline too: the editor (an entry, a new one;
 // its stylesheet, its sender, marks, photos, weather and share-and-delete modules with it), the outbox (the first draft written), and
 // the new-release notice (a page of this release says with it that a newer one waits; the

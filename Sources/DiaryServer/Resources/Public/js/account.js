@@ -15,10 +15,14 @@ import { lang, t } from './i18n.js';
 const SEND_MS = 5000;
 const SAY_SENDING_MS = 300;
 
+// The server's rules (api.limits): said here as the server holds them; one unknown goes unsaid,
+// and a refusal is then said in the server's words.
+const { passwordLength: least, loginWaitMinutes: wait } = api.limits;
+
 const words = {
   en: {
     setupTitle: 'Welcome to your diary',
-    setupHint: 'Choose a name and a password (at least 8 characters). Only you will read this diary.',
+    setupHint: `Choose a name and a password${least ? ` (at least ${least} characters)` : ''}. Only you will read this diary.`,
     loginTitle: 'Diary',
     loginHint: 'Log in to read and write your diary.',
     name: 'Name', password: 'Password',
@@ -33,7 +37,7 @@ const words = {
   },
   ko: {
     setupTitle: '일기장에 오신 걸 환영해요',
-    setupHint: '이름과 비밀번호(8자 이상)를 정하세요. 이 일기장은 당신만 읽을 수 있어요.',
+    setupHint: `이름과 비밀번호${least ? `(${least}자 이상)` : ''}를 정하세요. 이 일기장은 당신만 읽을 수 있어요.`,
     loginTitle: '일기장',
     loginHint: '일기장을 보려면 로그인하세요.',
     name: '이름', password: '비밀번호',
@@ -47,7 +51,7 @@ const words = {
     // The server's messages are English; the usual ones are said here in Korean.
     errors: {
       bad_login: '이름이나 비밀번호가 틀렸어요.',
-      too_many_attempts: '로그인에 여러 번 실패했어요. 15분 뒤에 다시 해 보세요.',
+      too_many_attempts: wait && `로그인에 여러 번 실패했어요. ${wait}분 뒤에 다시 해 보세요.`,
       setup_code: '설정 코드가 맞지 않아요. `diary serve`가 터미널에 보여 준 코드를 입력하세요.',
       offline: '서버에 연결하지 못했어요. 잠시 뒤에 다시 해 보세요.',
     },
@@ -78,7 +82,7 @@ function drawForm(root, isSetup, done, codeNeeded = false) {
   hint.textContent = isSetup ? w.setupHint : w.loginHint;
   const name = field(w.name, 'text', 'username');
   const password = field(w.password, 'password', isSetup ? 'new-password' : 'current-password');
-  if (isSetup) password.input.minLength = 8;
+  if (isSetup && least) password.input.minLength = least;
   const code = isSetup && codeNeeded ? field(w.setupCode, 'text', 'off') : null;
   if (code) {
     hint.textContent += ' ' + w.setupCodeHint;

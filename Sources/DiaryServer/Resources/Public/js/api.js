@@ -10,6 +10,19 @@ export class ApiError extends Error {
   }
 }
 
+// The limits the server holds a writer to (a title's length, a search's, photos and tags on an
+// entry, a password's, the login throttle's wait: WebAppLimits.swift), written into the page by
+// the server as it starts, each from the rule's own constant. The service worker keeps the page,
+// so they hold offline too. No script copies a number of them: one missing (a page served
+// without them) leaves the check to the server, which refuses in words of its own.
+export const limits = (() => {
+  try {
+    return JSON.parse(document.getElementById('limits')?.textContent || '{}');
+  } catch {
+    return {};
+  }
+})();
+
 // Relative, so the app also works when served under a sub-path.
 const base = 'api/v1/';
 

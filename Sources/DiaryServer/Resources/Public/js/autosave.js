@@ -9,7 +9,7 @@
 //
 // Events on `events`: status {state: 'failed'|'disk_full'|'too_large'|'saved'|'held'},
 // saved {id, entry}, conflict {id, mine, theirs}, replaced {id, entry},
-// trashed {id}.
+// trashed {id} (emptied by its writer), removed {id} (deleted from a row or the editor: rows.js).
 
 import * as device from './device.js';
 

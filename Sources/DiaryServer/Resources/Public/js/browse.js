@@ -7,8 +7,9 @@ import * as api from './api.js';
 import { ask } from './dialogs.js';
 import { h, icon, iconLink, toast } from './dom.js';
 import { formatAs, formatDate, lang, t } from './i18n.js';
-import { grouped, paged, row } from './list.js';
+import { paged } from './paging.js';
 import { back, go } from './router.js';
+import { grouped, row } from './rows.js';
 
 const words = {
   en: {
@@ -339,7 +340,7 @@ export function showBrowse(root, query) {
     days ? [days, without('from')] : null,
   ].filter(Boolean);
   const title = chips.map(([label]) => label).join(' · ') || w.all;
-  const field = h('input', { type: 'search', class: 'search-field', 'aria-label': w.searchHere, placeholder: w.searchHere, value: q, maxlength: 256, enterkeyhint: 'search' });
+  const field = h('input', { type: 'search', class: 'search-field', 'aria-label': w.searchHere, placeholder: w.searchHere, value: q, maxlength: api.limits.searchLength, enterkeyhint: 'search' });
   const form = h('form', { class: 'search', role: 'search', onsubmit: (e) => {
     e.preventDefault();
     const next = new URLSearchParams(params);

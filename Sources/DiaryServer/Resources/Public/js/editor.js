@@ -7,7 +7,6 @@ import * as autosave from './autosave.js';
 import { getEntry, keptEntry } from './device.js';
 import { ICONS, h, iconButton, iconLink, toast } from './dom.js';
 import { formatAs, lang, t } from './i18n.js';
-import { forgetEntry } from './list.js';
 import { back, refresh } from './router.js';
 import * as sending from './sending.js';
 import { marks } from './marks.js';
@@ -59,17 +58,36 @@ function newId() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/**
+ * The editor of the entry `existingId`, or of a new one (null). Returns what tears it down: the
+ * words go to the server as the writer leaves.
+ */
 export function showEditor(root, existingId) {
   const id = existingId ?? newId();
-  let createdAt = new Date().toISOString();
-  let zone; // the zone its writer's clock was in (unknown, or new: the browser's)
-  let gone = false; // deleted on purpose: nothing left to save
-  let weatherTimer = null;
-
   // A new entry: find where the writer is now, for the weather. Its first
   // save takes the place if it is known by then, and never waits for it.
   if (!existingId) locate(id);
+  const editor = drawEditor(root, id, existingId);
+  takePhotos(editor);
+  watchTyping(editor);
+  const stopWatching = watchPage(editor);
+  const stopShortcut = starShortcut(editor);
+  loadEntry(editor);
 
+  return () => {
+    stopShortcut();
+    stopWatching();
+    editor.gallery?.then((g) => g.destroy(), () => {});
+    if (!editor.gone) sending.leave(editor.id);
+  };
+}
+
+/**
+ * Draws the entry's page into `root`: the bar (back, add photos, the star, the menu), the date
+ * and time with the weather, the title, the tags, the photos and the body. Returns its parts and
+ * what the editor's parts share: when and where it was written, its photos, whether it is gone.
+ */
+function drawEditor(root, id, existingId) {
   // The entry reads like a page: its date and time above its title, which looks like a heading.
   // Beside the list (a wide screen) the list's name is the page's heading, and the date under it.
   const date = h('time', {});
@@ -77,127 +95,108 @@ export function showEditor(root, existingId) {
   const weather = h('span', { class: 'entry-weather-slot', hidden: true });
   const title = h('textarea', {
     class: 'title-field', rows: 1, 'aria-label': w.titlePlaceholder,
-    placeholder: w.titlePlaceholder, enterkeyhint: 'next', maxlength: 1000,
+    placeholder: w.titlePlaceholder, enterkeyhint: 'next', maxlength: api.limits.titleLength,
   });
   const body = h('textarea', { class: 'body-field', 'aria-label': w.bodyPlaceholder, placeholder: w.bodyPlaceholder });
   const notice = h('div', { class: 'notice', hidden: true });
-  const more = iconButton('more', w.more, { 'aria-haspopup': 'dialog', onclick: () => menu() });
-  const marked = marks(id);
+  const editor = {
+    id, existingId, date, time, weather, title, body, notice,
+    createdAt: new Date().toISOString(),
+    zone: undefined, // the zone its writer's clock was in (unknown, or new: the browser's)
+    gone: false, // deleted on purpose: nothing left to save
+    weatherTimer: null,
+    photoList: [], // the entry's photos as shown
+    photosChanged: false, // by the writer, here
+    gallery: null, // photos.js attached, once loaded
+  };
+  editor.more = iconButton('more', w.more, { 'aria-haspopup': 'dialog', onclick: () => entryMenu(editor) });
+  editor.marked = marks(id);
   // Photos (photos.js, loaded when the entry has some or the writer adds one): the camera or the
   // library through the file input, or dropped or pasted on a computer.
-  const photoInput = h('input', { type: 'file', accept: 'image/*', multiple: true, hidden: true });
-  const addPhoto = iconButton('photo', w.addPhotos, { class: 'icon-button add-photo', onclick: () => photoInput.click() });
-  const photoSlot = h('section', { class: 'photo-slot', hidden: true });
-  let photoList = []; // the entry's photos as shown
-  let photosChanged = false; // by the writer, here
-  let gallery = null;
-  const photos = () => (gallery ??= import('./photos.js').then((m) => m.attach({
-    slot: photoSlot,
-    editable: () => !title.readOnly,
-    changed: (list) => {
-      photoList = list;
-      photosChanged = true;
-      onInput();
-    },
-    settled: (list) => (photoList = list), // sent: their ids known
-  }), (error) => {
-    gallery = null;
-    throw error;
-  }));
-  const addPhotos = (files) => {
-    if (!files.length || title.readOnly || title.hidden) return;
-    photos().then((g) => g.add(files), () => toast(t.loadFailed));
-  };
-  const showPhotos = (list) => {
-    photoList = list ?? [];
-    if (photoList.length || gallery) photos().then((g) => g.set(photoList), () => {});
-  };
-  photoInput.addEventListener('change', () => {
-    const files = [...photoInput.files];
-    photoInput.value = '';
-    addPhotos(files);
-  });
+  editor.photoInput = h('input', { type: 'file', accept: 'image/*', multiple: true, hidden: true });
+  editor.addPhoto = iconButton('photo', w.addPhotos, { class: 'icon-button add-photo', onclick: () => editor.photoInput.click() });
+  editor.photoSlot = h('section', { class: 'photo-slot', hidden: true });
   const backLink = iconLink('back', t.back, '#/');
   // Back in history, as a phone's back button would, rather than a new entry on top of it.
   backLink.addEventListener('click', (e) => {
     e.preventDefault();
     back();
   });
-  const screen = h('div', { class: 'editor-screen' },
+  editor.screen = h('div', { class: 'editor-screen' },
     h('header', { class: 'bar' },
-      h('div', { class: 'bar-inner' }, backLink, h('span', { class: 'bar-space' }), addPhoto, photoInput, marked.star, more)),
+      h('div', { class: 'bar-inner' }, backLink, h('span', { class: 'bar-space' }), editor.addPhoto, editor.photoInput, editor.marked.star, editor.more)),
     h('main', { class: 'editor' },
       h('div', { class: 'entry-heading' },
         h(root.closest('.split') ? 'h2' : 'h1', { class: 'entry-date' }, date),
         h('p', { class: 'entry-when' }, time, weather)),
-      notice, title, marked.line, photoSlot, body));
-  root.append(screen);
+      notice, title, editor.marked.line, editor.photoSlot, body));
+  root.append(editor.screen);
+  return editor;
+}
 
-  // The day and time where it was written: in its writer's zone.
-  function showDate(iso, timeZone) {
-    createdAt = iso;
-    zone = timeZone;
-    date.dateTime = time.dateTime = iso;
-    date.textContent = formatAs('full', iso, zone);
-    time.textContent = formatAs('time', iso, zone);
-  }
+/** The day and time where it was written: in its writer's zone. */
+function showDate(editor, iso, timeZone) {
+  editor.createdAt = iso;
+  editor.zone = timeZone;
+  editor.date.dateTime = editor.time.dateTime = iso;
+  editor.date.textContent = formatAs('full', iso, timeZone);
+  editor.time.textContent = formatAs('time', iso, timeZone);
+}
 
-  function showWeather(entry) {
-    const line = weatherLine(entry?.weather);
-    weather.replaceChildren(...(line ? [line] : []));
-    weather.hidden = !line;
-  }
+function showWeather({ weather }, entry) {
+  const line = weatherLine(entry?.weather);
+  weather.replaceChildren(...(line ? [line] : []));
+  weather.hidden = !line;
+}
 
-  function fill(text) {
-    title.value = text.title;
-    body.value = text.body;
-    growTitle();
-  }
+function fill({ title, body }, text) {
+  title.value = text.title;
+  body.value = text.body;
+  growTitle(title);
+}
 
-  // The title grows with its text; CSS caps it near a quarter of the screen,
-  // past which it scrolls.
-  function growTitle() {
-    title.style.height = 'auto';
-    title.style.height = `${title.scrollHeight + title.offsetHeight - title.clientHeight}px`;
-  }
+// The title grows with its text; CSS caps it near a quarter of the screen,
+// past which it scrolls.
+function growTitle(title) {
+  title.style.height = 'auto';
+  title.style.height = `${title.scrollHeight + title.offsetHeight - title.clientHeight}px`;
+}
 
-  function onInput() {
-    // A title is one line: what follows a pasted newline belongs to the body.
-    const cut = title.value.indexOf('\n');
-    if (cut >= 0) {
-      body.value = title.value.slice(cut + 1) + (body.value ? `\n${body.value}` : '');
-      title.value = title.value.slice(0, cut);
-    }
-    growTitle();
-    // The photos go with the words once the writer has changed them, or when there are some (so
-    // an entry whose words are all deleted is not taken for an empty one).
-    sending.edit(id, title.value, body.value, photosChanged || photoList.length ? photoList : undefined);
-    // Once there is something to keep, the address names the entry, so a reload finds it.
-    if (!existingId && location.hash !== `#/entry/${id}` && autosave.drafts.get(id)) {
-      history.replaceState(history.state, '', `#/entry/${id}`);
-    }
-  }
+/** photos.js, attached to the entry's photo slot: loaded the first time it is needed. */
+function gallery(editor) {
+  return (editor.gallery ??= import('./photos.js').then((m) => m.attach({
+    slot: editor.photoSlot,
+    editable: () => !editor.title.readOnly,
+    changed: (list) => {
+      editor.photoList = list;
+      editor.photosChanged = true;
+      sendWords(editor);
+    },
+    settled: (list) => (editor.photoList = list), // sent: their ids known
+  }), (error) => {
+    editor.gallery = null;
+    throw error;
+  }));
+}
 
-  title.addEventListener('input', onInput);
-  body.addEventListener('input', onInput);
-  title.addEventListener('keydown', (e) => {
-    if (e.key !== 'Enter' || e.isComposing || e.shiftKey) return;
-    e.preventDefault();
-    body.focus();
-    body.setSelectionRange(0, 0);
+function addPhotos(editor, files) {
+  if (!files.length || editor.title.readOnly || editor.title.hidden) return;
+  gallery(editor).then((g) => g.add(files), () => toast(t.loadFailed));
+}
+
+function showPhotos(editor, list) {
+  editor.photoList = list ?? [];
+  if (editor.photoList.length || editor.gallery) gallery(editor).then((g) => g.set(editor.photoList), () => {});
+}
+
+/** Photos come from the file input, or dropped or pasted on the entry (a computer). */
+function takePhotos(editor) {
+  const { photoInput, screen, title } = editor;
+  photoInput.addEventListener('change', () => {
+    const files = [...photoInput.files];
+    photoInput.value = '';
+    addPhotos(editor, files);
   });
-  for (const field of [title, body]) field.addEventListener('blur', () => sending.save(id));
-  body.addEventListener('focus', () => keepCaretVisible(body));
-
-  const onHidden = () => document.visibilityState === 'hidden' && !gone && sending.save(id, { keepalive: true });
-  const onPageHide = () => !gone && sending.leave(id, { keepalive: true });
-  const onReplaced = (e) => {
-    if (e.detail.id !== id) return;
-    fill(e.detail.entry);
-    photosChanged = false;
-    showPhotos(e.detail.entry.photos);
-  };
-  // Photos dropped or pasted on the entry (a computer).
   const carriesFiles = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
   screen.addEventListener('dragover', (e) => {
     if (!carriesFiles(e) || title.readOnly) return;
@@ -207,157 +206,230 @@ export function showEditor(root, existingId) {
   screen.addEventListener('drop', (e) => {
     if (!carriesFiles(e)) return;
     e.preventDefault();
-    addPhotos([...e.dataTransfer.files]);
+    addPhotos(editor, [...e.dataTransfer.files]);
   });
   screen.addEventListener('paste', (e) => {
     const files = [...(e.clipboardData?.files ?? [])].filter((f) => f.type.startsWith('image/'));
     if (!files.length) return;
     e.preventDefault();
-    addPhotos(files);
+    addPhotos(editor, files);
   });
+}
+
+/** What the writer typed (or the photos they changed) goes to sending.js, which keeps and sends it. */
+function sendWords(editor) {
+  const { id, existingId, title, body } = editor;
+  // A title is one line: what follows a pasted newline belongs to the body.
+  const cut = title.value.indexOf('\n');
+  if (cut >= 0) {
+    body.value = title.value.slice(cut + 1) + (body.value ? `\n${body.value}` : '');
+    title.value = title.value.slice(0, cut);
+  }
+  growTitle(title);
+  // The photos go with the words once the writer has changed them, or when there are some (so
+  // an entry whose words are all deleted is not taken for an empty one).
+  sending.edit(id, title.value, body.value, editor.photosChanged || editor.photoList.length ? editor.photoList : undefined);
+  // Once there is something to keep, the address names the entry, so a reload finds it.
+  if (!existingId && location.hash !== `#/entry/${id}` && autosave.drafts.get(id)) {
+    history.replaceState(history.state, '', `#/entry/${id}`);
+  }
+}
+
+/** Typing is kept as it comes; Enter in the title moves to the body; leaving a field saves. */
+function watchTyping(editor) {
+  const { id, title, body } = editor;
+  title.addEventListener('input', () => sendWords(editor));
+  body.addEventListener('input', () => sendWords(editor));
+  title.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' || e.isComposing || e.shiftKey) return;
+    e.preventDefault();
+    body.focus();
+    body.setSelectionRange(0, 0);
+  });
+  for (const field of [title, body]) field.addEventListener('blur', () => sending.save(id));
+  body.addEventListener('focus', () => keepCaretVisible(body));
+}
+
+/**
+ * The page around the editor: its words are saved when the page is hidden or left, the title
+ * fits a resized window, and what the server says of the entry (saved, or replaced by another
+ * version) shows. Returns what stops it.
+ */
+function watchPage(editor) {
+  const { id, marked } = editor;
+  const onHidden = () => document.visibilityState === 'hidden' && !editor.gone && sending.save(id, { keepalive: true });
+  const onPageHide = () => !editor.gone && sending.leave(id, { keepalive: true });
+  const onReplaced = (e) => {
+    if (e.detail.id !== id) return;
+    fill(editor, e.detail.entry);
+    editor.photosChanged = false;
+    showPhotos(editor, e.detail.entry.photos);
+  };
   const onSaved = (e) => {
     if (e.detail.id !== id) return;
     const entry = e.detail.entry;
-    showDate(entry.createdAt, entry.timeZone);
-    showWeather(entry);
+    showDate(editor, entry.createdAt, entry.timeZone);
+    showWeather(editor, entry);
     marked.show(entry);
     // Just written with a place: look once more, when the server has had time to add the weather.
-    if (entry.location && !entry.weather && entry.version === 1 && !weatherTimer) {
-      weatherTimer = setTimeout(async () => {
+    if (entry.location && !entry.weather && entry.version === 1 && !editor.weatherTimer) {
+      editor.weatherTimer = setTimeout(async () => {
         try {
           const now = await api.getEntry(id);
-          if (screen.isConnected) showWeather(now);
+          if (editor.screen.isConnected) showWeather(editor, now);
         } catch {} // the list will show it
       }, WEATHER_LOOKUP_MS);
     }
   };
-  const onResize = () => growTitle();
+  const onResize = () => growTitle(editor.title);
   document.addEventListener('visibilitychange', onHidden);
   addEventListener('pagehide', onPageHide);
   addEventListener('resize', onResize);
   autosave.events.addEventListener('replaced', onReplaced);
   autosave.events.addEventListener('saved', onSaved);
+  return () => {
+    clearTimeout(editor.weatherTimer);
+    document.removeEventListener('visibilitychange', onHidden);
+    removeEventListener('pagehide', onPageHide);
+    removeEventListener('resize', onResize);
+    autosave.events.removeEventListener('replaced', onReplaced);
+    autosave.events.removeEventListener('saved', onSaved);
+  };
+}
 
-  async function load() {
-    // Nothing is typed into an entry's empty fields while this tab's drafts are still being
-    // read (its own, and those of tabs that are gone): it could be saved over the entry's words.
-    if (existingId) title.readOnly = body.readOnly = true;
-    await autosave.ready;
-    const draft = autosave.drafts.get(id);
-    let answered = false; // by the server, or by the device's copy when it cannot be reached
-    if (!existingId || draft) title.readOnly = body.readOnly = false;
-    if (!existingId || draft?.base === null) {
-      // New, or written here but not yet on the server.
-      showDate(draft?.created ?? createdAt);
-      if (draft) fill(draft), showPhotos(draft.photos), sending.save(id);
-      else title.focus();
-      return;
-    }
-    if (draft) {
-      // The writer's own unsent words show at once, and can be written on while the entry is
-      // asked for (a slow or absent server must not leave empty fields to type over them).
-      showDate(draft.created);
-      fill(draft);
-      if (draft.photos) showPhotos(draft.photos);
-    } else {
-      // Nothing can be typed until the entry is here: words typed into the empty fields
-      // would be saved over the entry's own (an empty body replacing the real one).
-      title.readOnly = body.readOnly = true;
-      // Meanwhile the copy this device kept of it shows, to read: a slow connection is not an
-      // empty page. Not to write on: the server's may be newer.
-      keptEntry(id).then((kept) => {
-        if (!kept || answered) return;
-        showDate(kept.createdAt, kept.timeZone);
-        showWeather(kept);
-        fill(kept);
-      });
-    }
-    try {
-      // Offline, the device's copy of an entry seen before (device.js).
-      const entry = await getEntry(id).finally(() => (answered = true));
-      autosave.known(id, entry.version);
-      showDate(entry.createdAt, entry.timeZone);
-      showWeather(entry);
-      marked.show(entry);
-      if (!draft) fill(entry); // a draft is on show already, with whatever was typed since
-      if (!draft?.photos) showPhotos(entry.photos);
-      title.readOnly = body.readOnly = Boolean(entry.deletedAt);
-      if (entry.deletedAt) showTrashed();
-    } catch (error) {
-      if (draft) return; // the retry loop is already sending it
-      showProblem(error.status === 404 ? w.notFound : error.notKept ? w.notKept : t.loadFailed, error.status !== 404);
-    }
-    if (draft) sending.save(id);
+/**
+ * Shows the entry: a new one, or one written here and not sent yet, at once; an entry of the
+ * server's from the server (or the device's copy), with the writer's unsent words over it.
+ */
+async function loadEntry(editor) {
+  const { id, existingId, title, body, marked } = editor;
+  // Nothing is typed into an entry's empty fields while this tab's drafts are still being
+  // read (its own, and those of tabs that are gone): it could be saved over the entry's words.
+  if (existingId) title.readOnly = body.readOnly = true;
+  await autosave.ready;
+  const draft = autosave.drafts.get(id);
+  let answered = false; // by the server, or by the device's copy when it cannot be reached
+  if (!existingId || draft) title.readOnly = body.readOnly = false;
+  if (!existingId || draft?.base === null) {
+    // New, or written here but not yet on the server.
+    showDate(editor, draft?.created ?? editor.createdAt);
+    if (draft) fill(editor, draft), showPhotos(editor, draft.photos), sending.save(id);
+    else title.focus();
+    return;
   }
-
-  function showProblem(message, retry) {
-    title.hidden = body.hidden = more.hidden = marked.line.hidden = marked.star.hidden = addPhoto.hidden = photoSlot.hidden = true;
-    date.textContent = t.appName; // the heading is never empty
-    time.textContent = '';
-    // (replaceChildren would show a null as the word "null".)
-    notice.replaceChildren(h('p', {}, message),
-      ...(retry ? [h('button', { type: 'button', class: 'button', onclick: () => refresh() }, t.tryAgain)] : []));
-    notice.hidden = false;
-  }
-
-  function showTrashed() {
+  if (draft) {
+    // The writer's own unsent words show at once, and can be written on while the entry is
+    // asked for (a slow or absent server must not leave empty fields to type over them).
+    showDate(editor, draft.created);
+    fill(editor, draft);
+    if (draft.photos) showPhotos(editor, draft.photos);
+  } else {
+    // Nothing can be typed until the entry is here: words typed into the empty fields
+    // would be saved over the entry's own (an empty body replacing the real one).
     title.readOnly = body.readOnly = true;
-    addPhoto.hidden = true;
-    // An entry in the trash is read, not marked: its star and tags show, unchangeable.
-    marked.lock();
-    const restore = async () => {
-      try {
-        await api.restoreEntry(id);
-        refresh();
-      } catch {
-        toast(t.loadFailed);
-      }
-    };
-    notice.replaceChildren(h('p', {}, w.inTrash),
-      h('button', { type: 'button', class: 'button', onclick: restore }, t.restore));
-    notice.hidden = false;
-  }
-
-  async function menu() {
-    // The menu, sharing and deleting load when first used: an entry opens without waiting for them.
-    const loaded = await Promise.all([import('./dialogs.js'), import('./entryActions.js')]).catch(() => null);
-    if (!loaded) return void toast(t.loadFailed);
-    const [{ chooseAction }, { shareEntry }] = loaded;
-    const choice = await chooseAction(w.more, [
-      { value: 'share', label: t.share },
-      // A trashed entry is read, not changed: restored first.
-      title.readOnly ? null : { value: 'redate', label: w.redate },
-      { value: 'delete', label: t.delete, danger: true },
-    ].filter(Boolean));
-    if (choice === 'share') shareEntry({ title: title.value, body: body.value, createdAt, timeZone: zone });
-    if (choice === 'redate') marked.redate();
-    if (choice === 'delete') remove();
-  }
-
-  async function remove() {
-    const draft = autosave.drafts.get(id);
-    const onServer = draft ? draft.base !== null : Boolean(existingId || autosave.version(id));
-    if (!onServer) {
-      // Never reached the server: there is nothing to move to the trash.
-      gone = true;
-      sending.forget(id);
-      return back();
-    }
-    await sending.save(id);
-    const { deleteEntry } = await import('./entryActions.js');
-    await deleteEntry(id, {
-      onDeleted: () => {
-        gone = true;
-        sending.forget(id);
-        forgetEntry(id); // from the rows on show too (the list beside the editor)
-        back();
-      },
-      onRestored: refresh,
+    // Meanwhile the copy this device kept of it shows, to read: a slow connection is not an
+    // empty page. Not to write on: the server's may be newer.
+    keptEntry(id).then((kept) => {
+      if (!kept || answered) return;
+      showDate(editor, kept.createdAt, kept.timeZone);
+      showWeather(editor, kept);
+      fill(editor, kept);
     });
   }
+  try {
+    // Offline, the device's copy of an entry seen before (device.js).
+    const entry = await getEntry(id).finally(() => (answered = true));
+    autosave.known(id, entry.version);
+    showDate(editor, entry.createdAt, entry.timeZone);
+    showWeather(editor, entry);
+    marked.show(entry);
+    if (!draft) fill(editor, entry); // a draft is on show already, with whatever was typed since
+    if (!draft?.photos) showPhotos(editor, entry.photos);
+    title.readOnly = body.readOnly = Boolean(entry.deletedAt);
+    if (entry.deletedAt) showTrashed(editor);
+  } catch (error) {
+    if (draft) return; // the retry loop is already sending it
+    showProblem(editor, error.status === 404 ? w.notFound : error.notKept ? w.notKept : t.loadFailed, error.status !== 404);
+  }
+  if (draft) sending.save(id);
+}
 
-  // Alt+S: the star, from the keyboard, while writing too. Not where Option+S types a letter of
-  // its own (ß on a Mac, ś on a Polish one): that letter is the writer's.
+function showProblem(editor, message, retry) {
+  const { title, body, more, marked, addPhoto, photoSlot, date, time, notice } = editor;
+  title.hidden = body.hidden = more.hidden = marked.line.hidden = marked.star.hidden = addPhoto.hidden = photoSlot.hidden = true;
+  date.textContent = t.appName; // the heading is never empty
+  time.textContent = '';
+  // (replaceChildren would show a null as the word "null".)
+  notice.replaceChildren(h('p', {}, message),
+    ...(retry ? [h('button', { type: 'button', class: 'button', onclick: () => refresh() }, t.tryAgain)] : []));
+  notice.hidden = false;
+}
+
+function showTrashed(editor) {
+  const { id, title, body, addPhoto, marked, notice } = editor;
+  title.readOnly = body.readOnly = true;
+  addPhoto.hidden = true;
+  // An entry in the trash is read, not marked: its star and tags show, unchangeable.
+  marked.lock();
+  const restore = async () => {
+    try {
+      await api.restoreEntry(id);
+      refresh();
+    } catch {
+      toast(t.loadFailed);
+    }
+  };
+  notice.replaceChildren(h('p', {}, w.inTrash),
+    h('button', { type: 'button', class: 'button', onclick: restore }, t.restore));
+  notice.hidden = false;
+}
+
+/** The entry's menu: share, change the date and time, delete. */
+async function entryMenu(editor) {
+  const { title, body, marked } = editor;
+  // The menu, sharing and deleting load when first used: an entry opens without waiting for them.
+  const loaded = await Promise.all([import('./dialogs.js'), import('./entryActions.js')]).catch(() => null);
+  if (!loaded) return void toast(t.loadFailed);
+  const [{ chooseAction }, { shareEntry }] = loaded;
+  const choice = await chooseAction(w.more, [
+    { value: 'share', label: t.share },
+    // A trashed entry is read, not changed: restored first.
+    title.readOnly ? null : { value: 'redate', label: w.redate },
+    { value: 'delete', label: t.delete, danger: true },
+  ].filter(Boolean));
+  if (choice === 'share') shareEntry({ title: title.value, body: body.value, createdAt: editor.createdAt, timeZone: editor.zone });
+  if (choice === 'redate') marked.redate();
+  if (choice === 'delete') removeEntry(editor);
+}
+
+async function removeEntry(editor) {
+  const { id, existingId } = editor;
+  const draft = autosave.drafts.get(id);
+  const onServer = draft ? draft.base !== null : Boolean(existingId || autosave.version(id));
+  if (!onServer) {
+    // Never reached the server: there is nothing to move to the trash.
+    editor.gone = true;
+    sending.forget(id);
+    return back();
+  }
+  await sending.save(id);
+  const { deleteEntry } = await import('./entryActions.js');
+  await deleteEntry(id, {
+    onDeleted: () => {
+      editor.gone = true;
+      sending.forget(id);
+      autosave.emit('removed', { id }); // from the rows on show too (the list beside the editor)
+      back();
+    },
+    onRestored: refresh,
+  });
+}
+
+/**
+ * Alt+S: the star, from the keyboard, while writing too. Not where Option+S types a letter of
+ * its own (ß on a Mac, ś on a Polish one): that letter is the writer's. Returns what stops it.
+ */
+function starShortcut({ marked }) {
   const onKey = (e) => {
     if (!e.altKey || e.ctrlKey || e.metaKey || e.code !== 'KeyS' || document.querySelector('dialog[open]')) return;
     if (e.key.length === 1 && !/^[sSㄴ]$/.test(e.key)) return;
@@ -365,20 +437,7 @@ export function showEditor(root, existingId) {
     marked.star.click();
   };
   document.addEventListener('keydown', onKey);
-
-  load();
-
-  return () => {
-    clearTimeout(weatherTimer);
-    document.removeEventListener('keydown', onKey);
-    document.removeEventListener('visibilitychange', onHidden);
-    removeEventListener('pagehide', onPageHide);
-    removeEventListener('resize', onResize);
-    autosave.events.removeEventListener('replaced', onReplaced);
-    autosave.events.removeEventListener('saved', onSaved);
-    gallery?.then((g) => g.destroy(), () => {});
-    if (!gone) sending.leave(id);
-  };
+  return () => document.removeEventListener('keydown', onKey);
 }
 
 // -- The keyboard -----------------------------------------------------------------------------

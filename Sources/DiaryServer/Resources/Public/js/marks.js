@@ -15,9 +15,9 @@ const words = {
     addTag: 'Add a tag',
     removeTag: (tag) => `Remove the tag ${tag}`,
     writeFirst: 'Write something first: tags and the star go with a saved entry.',
-    badTag: 'That tag cannot be kept: a tag is a word or a few, at most 100 characters.',
-    tooLong: 'A tag can have at most 100 characters.',
-    tooMany: 'An entry can have at most 50 tags.',
+    badTag: (n) => `That tag cannot be kept: a tag is a word or a few${n ? `, at most ${n} characters` : ''}.`,
+    tooLong: (n) => `A tag can have at most ${n} characters.`,
+    tooMany: (n) => (n ? `An entry can have at most ${n} tags.` : 'An entry cannot have so many tags.'),
     redate: 'Change the date and time',
     openTag: (tag) => `Entries tagged ${tag}`,
     when: 'Written on',
@@ -28,9 +28,9 @@ const words = {
     addTag: '태그 추가',
     removeTag: (tag) => `태그 ${tag} 지우기`,
     writeFirst: '먼저 무언가를 쓰세요. 태그와 즐겨찾기는 저장된 일기에 붙어요.',
-    badTag: '이 태그는 쓸 수 없어요. 태그는 100자까지의 낱말이에요.',
-    tooLong: '태그는 100자까지 쓸 수 있어요.',
-    tooMany: '일기 하나에 태그는 50개까지 붙일 수 있어요.',
+    badTag: (n) => (n ? `이 태그는 쓸 수 없어요. 태그는 ${n}자까지의 낱말이에요.` : '이 태그는 쓸 수 없어요.'),
+    tooLong: (n) => `태그는 ${n}자까지 쓸 수 있어요.`,
+    tooMany: (n) => (n ? `일기 하나에 태그는 ${n}개까지 붙일 수 있어요.` : '일기 하나에 태그를 너무 많이 붙였어요.'),
     redate: '날짜와 시간 바꾸기',
     openTag: (tag) => `${tag} 태그가 붙은 일기`,
     when: '쓴 날짜와 시간',
@@ -39,17 +39,16 @@ const words = {
 };
 const w = words[lang] ?? words.en;
 
-// The server's limits (Sources/DiaryCore/Entry/Tags.swift): characters as the writer counts them
-// (grapheme clusters: an emoji is one, though it takes two UTF-16 units and `maxlength` counts it
-// twice), and at most four code points a character on average.
-const MAX_TAG = 100;
-const MAX_TAGS = 50;
+// The server's limits (Sources/DiaryCore/Entry/Tags.swift, written into the page: api.limits):
+// characters as the writer counts them (grapheme clusters: an emoji is one, though it takes two
+// UTF-16 units and `maxlength` counts it twice), and code points. Unknown, the server checks alone.
+const { tagLength, tagScalars, tagsPerEntry } = api.limits;
 let segmenter;
 const characters = (text) => {
   segmenter ??= typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
   return segmenter ? [...segmenter.segment(text)].length : [...text].length;
 };
-const tooLong = (tag) => characters(tag) > MAX_TAG || [...tag].length > 4 * MAX_TAG;
+const tooLong = (tag) => characters(tag) > tagLength || [...tag].length > tagScalars;
 /** A tag as the server keeps it: in NFC, one space between its words, no `#` or `@` before it. */
 const tidied = (text) => text.normalize('NFC').split(/\s+/u).filter(Boolean).join(' ').replace(/^[#@]+/, '').trim();
 
@@ -131,7 +130,7 @@ export function marks(id) {
       const tags = change(entry).tags;
       if (refused.status !== 422) toast(t.loadFailed);
       else if (!tags) toast(refused.message || t.loadFailed);
-      else toast(tags.length > MAX_TAGS ? w.tooMany : w.badTag);
+      else toast(tags.length > tagsPerEntry ? w.tooMany(tagsPerEntry) : w.badTag(tagLength));
       show(entry);
       return false;
     }
@@ -150,7 +149,7 @@ export function marks(id) {
     // Too long: said at once, and the words stay in the field to be shortened.
     if (tooLong(tag)) {
       field.setAttribute('aria-invalid', 'true');
-      return void toast(w.tooLong);
+      return void toast(w.tooLong(tagLength));
     }
     field.value = '';
     // Refused or not sent: the tag comes back into the field (if nothing was typed there since).

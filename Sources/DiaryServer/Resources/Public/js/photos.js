@@ -37,7 +37,7 @@ const words = {
     waiting: 'Waiting to be sent',
     heic: 'This browser cannot open HEIC photos. Choose a JPEG, or set the iPhone’s camera to “Most Compatible”.',
     unreadable: (name) => `“${name}” is not a photo this browser can open.`,
-    tooMany: 'An entry holds at most 30 photos.',
+    tooMany: (n) => `An entry holds at most ${n} photos.`,
     refused: (name) => `“${name}” was not kept`,
   },
   ko: {
@@ -55,7 +55,7 @@ const words = {
     waiting: '보내기를 기다리는 중',
     heic: '이 브라우저는 HEIC 사진을 열 수 없어요. JPEG 사진을 고르거나, iPhone 카메라 설정에서 ‘높은 호환성’을 선택해 주세요.',
     unreadable: (name) => `‘${name}’ 파일은 이 브라우저가 열 수 있는 사진이 아니에요.`,
-    tooMany: '일기 하나에 사진은 30장까지 넣을 수 있어요.',
+    tooMany: (n) => `일기 하나에 사진은 ${n}장까지 넣을 수 있어요.`,
     refused: (name) => `‘${name}’ 사진을 저장하지 못했어요`,
   },
 };
@@ -63,7 +63,8 @@ const w = words[lang] ?? words.en;
 
 ICONS.close = 'M6 6l12 12M18 6L6 18';
 
-export const MAX_PHOTOS = 30;
+// How many an entry holds: the server's limit (api.limits); unknown, the server says when it is passed.
+const { photosPerEntry } = api.limits;
 const LONG_SIDE = 2048;
 const THUMB_SIDE = 384;
 const QUALITY = 0.85;
@@ -394,7 +395,7 @@ export function attach({ slot, changed, settled, editable }) {
   async function add(files) {
     const images = [...files].filter((f) => !f.type || f.type.startsWith('image/') || /\.hei[cf]$/i.test(f.name ?? ''));
     for (const file of images) {
-      if (list.length >= MAX_PHOTOS) return void toast(w.tooMany);
+      if (list.length >= photosPerEntry) return void toast(w.tooMany(photosPerEntry));
       try {
         const item = await prepare(file);
         change([...list, item]);
@@ -450,7 +451,7 @@ function showViewer(start, { list, label, editable, change, closed }) {
   const previous = iconButton('back', w.previous, { class: 'icon-button viewer-previous', onclick: () => show(at - 1) });
   const next = iconButton('forward', w.next, { class: 'icon-button viewer-next', onclick: () => show(at + 1) });
   const caption = editable
-    ? h('input', { type: 'text', class: 'viewer-caption-field', maxlength: 1000, 'aria-label': w.caption, placeholder: w.caption, enterkeyhint: 'done' })
+    ? h('input', { type: 'text', class: 'viewer-caption-field', maxlength: api.limits.captionLength, 'aria-label': w.caption, placeholder: w.caption, enterkeyhint: 'done' })
     : h('p', { class: 'viewer-caption' });
   const earlier = h('button', { type: 'button', class: 'viewer-action', onclick: () => move(-1) }, w.earlier);
   const later = h('button', { type: 'button', class: 'viewer-action', onclick: () => move(1) }, w.later);

@@ -18,9 +18,10 @@ const WEATHER_KEY = 'diary.weather';
 /**
  * What the server is set to (`diary serve --weather`, `--trash-days`), as its session says. Whether
  * it records weather is kept in the browser for a start while offline; until it is known, no
- * location is asked for (weather.js).
+ * location is asked for (weather.js). The trash's days are unknown (undefined) until then, and
+ * go unsaid; null: kept until emptied.
  */
-export const serverSettings = { weather: stored(WEATHER_KEY) === 'on', trashDays: 30 };
+export const serverSettings = { weather: stored(WEATHER_KEY) === 'on', trashDays: undefined };
 /** The diary opened before the server answered: its screens show what the device keeps. */
 export let offline = false;
 let locked = false; // the login form is on show: no screen of the diary is drawn behind it

@@ -10,6 +10,10 @@ import { LANGUAGE_KEY, chosenLanguage, lang, languages, t } from './i18n.js';
 import { back } from './router.js';
 import { serverSettings, user } from './session.js';
 
+// The server's rules (api.limits): said as the server holds them; one unknown goes unsaid, and a
+// refusal is then said in the server's words.
+const { passwordLength: least, loginWaitMinutes: wait } = api.limits;
+
 const words = {
   en: {
     exportTitle: 'Download your diary',
@@ -36,7 +40,7 @@ const words = {
     passwordTitle: 'Change the password',
     passwordHint: 'Every other device is signed out and every access token is revoked; this one stays signed in.',
     currentPassword: 'Current password',
-    newPassword: 'New password (at least 8 characters)',
+    newPassword: `New password${least ? ` (at least ${least} characters)` : ''}`,
     changePassword: 'Change the password',
     passwordChanged: (sessions, tokens) => `Password changed. ${sessions === 1 ? '1 other device was' : `${sessions} other devices were`} signed out and ${tokens === 1 ? '1 access token was' : `${tokens} access tokens were`} revoked.`,
     devicesTitle: 'Signed-in devices',
@@ -70,8 +74,8 @@ const words = {
     trashServer: 'The server’s owner sets this for everyone, with {diary serve --trash-days}.',
     errors: {
       wrong_password: 'The current password is wrong.',
-      bad_account: 'The new password needs at least 8 characters.',
-      too_many_attempts: 'Too many wrong passwords. Try again in 15 minutes.',
+      bad_account: least && `The new password needs at least ${least} characters.`,
+      too_many_attempts: wait && `Too many wrong passwords. Try again in ${wait} minutes.`,
     },
   },
   ko: {
@@ -107,7 +111,7 @@ const words = {
     passwordTitle: '비밀번호 바꾸기',
     passwordHint: '다른 기기는 모두 로그아웃되고 액세스 토큰도 모두 폐기돼요. 이 기기는 로그인한 채로 남아요.',
     currentPassword: '지금 비밀번호',
-    newPassword: '새 비밀번호(8자 이상)',
+    newPassword: `새 비밀번호${least ? `(${least}자 이상)` : ''}`,
     changePassword: '비밀번호 바꾸기',
     passwordChanged: (sessions, tokens) => `비밀번호를 바꿨어요. 다른 기기 ${sessions}대를 로그아웃하고 액세스 토큰 ${tokens}개를 폐기했어요.`,
     devicesTitle: '로그인한 기기',
@@ -141,8 +145,8 @@ const words = {
     trashServer: '서버 관리자가 모두에게 적용되도록 {diary serve --trash-days}로 정해요.',
     errors: {
       wrong_password: '지금 비밀번호가 틀렸어요.',
-      bad_account: '새 비밀번호는 8자 이상이어야 해요.',
-      too_many_attempts: '비밀번호가 여러 번 틀렸어요. 15분 뒤에 다시 해 보세요.',
+      bad_account: least && `새 비밀번호는 ${least}자 이상이어야 해요.`,
+      too_many_attempts: wait && `비밀번호가 여러 번 틀렸어요. ${wait}분 뒤에 다시 해 보세요.`,
     },
   },
 };
@@ -189,7 +193,7 @@ export function showSettings(root) {
       languageSection(),
       section('settings-weather', w.weatherTitle, null,
         h('p', {}, serverSettings.weather ? w.weatherOn : w.weatherOff), h('p', { class: 'settings-hint' }, ...code(w.weatherServer))),
-      section('settings-trash', w.trashTitle, null,
+      serverSettings.trashDays === undefined ? null : section('settings-trash', w.trashTitle, null,
         h('p', {}, serverSettings.trashDays ? w.trashDays(serverSettings.trashDays) : w.trashForever),
         h('p', { class: 'settings-hint' }, ...code(w.trashServer)))));
   load();
@@ -354,7 +358,7 @@ function passwordSection(changed) {
   };
   const current = field(w.currentPassword, 'current-password');
   const fresh = field(w.newPassword, 'new-password');
-  fresh.input.minLength = 8;
+  if (least) fresh.input.minLength = least;
   const error = h('p', { class: 'settings-error', role: 'alert' });
   const submit = h('button', { type: 'submit', class: 'button primary' }, w.changePassword);
   // A hidden name field tells password managers whose password this is.

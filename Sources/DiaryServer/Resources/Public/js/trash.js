@@ -4,7 +4,7 @@ import * as api from './api.js';
 import { confirmAction } from './dialogs.js';
 import { h, iconLink, toast } from './dom.js';
 import { formatDate, lang, t } from './i18n.js';
-import { paged } from './list.js';
+import { paged } from './paging.js';
 import { back, refresh } from './router.js';
 import { serverSettings } from './session.js';
 
@@ -65,7 +65,7 @@ export function showTrash(root) {
         backLink,
         h('h1', {}, t.trash),
         empty)),
-    h('main', { class: 'column' }, h('p', { class: 'trash-note' }, serverSettings.trashDays ? w.keptDays(serverSettings.trashDays) : w.keptForever), notice, entries));
+    h('main', { class: 'column' }, serverSettings.trashDays === undefined ? null : h('p', { class: 'trash-note' }, serverSettings.trashDays ? w.keptDays(serverSettings.trashDays) : w.keptForever), notice, entries));
 
   const showEmpty = () => {
     notice.replaceChildren(h('p', {}, w.trashEmpty));

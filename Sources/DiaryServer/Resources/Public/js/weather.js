@@ -7,12 +7,12 @@
 // provider and attaches the weather to the entry later.
 //
 // What: the icons ship with the app (icons/weather/<icon>.svg); nothing is
-// fetched from a third party. A row's icon is the list's (weatherIcon), the words are i18n.js's:
+// fetched from a third party. A row's icon is rows.js's (weatherIcon), the words are i18n.js's:
 // this module is the editor's, and not part of a first visit.
 
 import { h, toast } from './dom.js';
 import { t, temperature, weatherSummary, weatherWords } from './i18n.js';
-import { weatherIcon } from './list.js';
+import { weatherIcon } from './rows.js';
 import * as sending from './sending.js';
 import { serverSettings } from './session.js';
 
