@@ -23,13 +23,6 @@ public struct BackgroundCheckpoints: Sendable {
     public var interval: Duration
     public var threshold: Int
 
-    init(path: String, pool: DatabasePool, interval: Duration, threshold: Int) {
-        self.path = path
-        self.pool = pool
-        self.interval = interval
-        self.threshold = threshold
-    }
-
     /// Runs until the task is cancelled. A failed checkpoint (another process checkpointing,
     /// a full disk) is tried again at the next look; the log is never lost, only longer.
     public func run() async {

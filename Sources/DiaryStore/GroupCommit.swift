@@ -89,7 +89,7 @@ final class GroupCommit: Sendable {
                     answers = jobs.map { job in { job.fail(error) } }
                 }
             }
-            answers.forEach { $0() }
+            for answer in answers { answer() }
             self.commitNextBatch()
         }
     }

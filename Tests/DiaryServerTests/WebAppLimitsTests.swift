@@ -106,7 +106,7 @@ struct WebAppLimitsTests {
     }
 }
 
-private extension String {
+extension String {
     /// The JSON as the page's line carries it.
-    var wrappedAsPage: String { WebAppLimits.marker + self + "</script>" }
+    fileprivate var wrappedAsPage: String { WebAppLimits.marker + self + "</script>" }
 }

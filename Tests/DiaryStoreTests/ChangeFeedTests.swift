@@ -33,7 +33,7 @@ struct ChangeFeedTests {
     @Test("A write is known at once where it was made, and soon at the other instance, with no question asked")
     func changeCounts() async throws {
         let (one, other, running) = try await twoInstances()
-        defer { running.forEach { $0.cancel() } }
+        defer { for task in running { task.cancel() } }
         let owner = UserID.localOwner
         // Listening: a count read once is then known.
         #expect(try await eventually { one.database.feed.mark() != 0 && other.database.feed.mark() != 0 })
@@ -59,7 +59,7 @@ struct ChangeFeedTests {
     @Test("A token revoked or a session ended at one instance stops working at both")
     func logins() async throws {
         let (one, other, running) = try await twoInstances()
-        defer { running.forEach { $0.cancel() } }
+        defer { for task in running { task.cancel() } }
         #expect(try await eventually { one.database.feed.mark() != 0 && other.database.feed.mark() != 0 })
         let user = try await one.accountRows.insertUser(name: "mina", key: "mina", passwordHash: "x", createdAt: Date(), onlyIfFirst: false)
         try await one.accountRows.insertToken(named: "phone", tokenHash: "hash-of-token", user: user.id, at: Date())
