@@ -1,6 +1,7 @@
 import CompressNIO
 import Foundation
 import Hummingbird
+import Synchronization
 
 /// Serves the web app (HTML, CSS, JavaScript modules, icons) from memory.
 ///
@@ -17,16 +18,17 @@ struct WebAppFiles<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         }
         var headers: HTTPFields = [.contentType: file.contentType, .eTag: file.eTag, .cacheControl: file.cacheControl]
-        if file.gzipped != nil || file.brotli != nil { headers[.vary] = "Accept-Encoding" }
+        let (gzipped, brotli) = file.compressed.copies
+        if gzipped != nil || brotli != nil { headers[.vary] = "Accept-Encoding" }
         if request.headers[.ifNoneMatch] == file.eTag {
             return Response(status: .notModified, headers: headers)
         }
         var body = file.body
         let accepted = Self.codings(request.headers[.acceptEncoding])
-        if let brotli = file.brotli, accepted.contains("br") {
+        if let brotli, accepted.contains("br") {
             body = brotli
             headers[.contentEncoding] = "br"
-        } else if let gzipped = file.gzipped, accepted.contains("gzip") {
+        } else if let gzipped, accepted.contains("gzip") {
             body = gzipped
             headers[.contentEncoding] = "gzip"
         }
@@ -60,10 +62,8 @@ enum AcceptEncoding {
 struct WebFile: Sendable {
     var contentType: String
     var body: ByteBuffer
-    /// The body compressed once at start, for clients that accept gzip; `nil` where it would not pay.
-    var gzipped: ByteBuffer?
-    /// The same with Brotli, for clients that accept `br` (every browser); `nil` where it would not pay.
-    var brotli: ByteBuffer?
+    /// The body compressed for clients that accept gzip or Brotli, made at the file's first request.
+    var compressed: CompressedCopies
     var eTag: String
     var cacheControl: String
 
@@ -215,14 +215,36 @@ extension WebFile {
     /// The file `path` (relative to the web app's folder) holding `data`, as served.
     init(_ data: Data, path: String) {
         let type = Self.contentTypes[(path as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
-        var body = ByteBuffer(bytes: data)
         let compressible = data.count > 512 && !type.hasPrefix("image/png")
-        var gzipped = compressible ? try? body.compress(with: .gzip(configuration: .init(compressionLevel: 9))) : nil
-        if let compressed = gzipped, compressed.readableBytes >= data.count { gzipped = nil }
-        var brotli = compressible ? Self.brotli(data) : nil
-        if let compressed = brotli, compressed.readableBytes >= (gzipped?.readableBytes ?? data.count) { brotli = nil }
-        body.moveReaderIndex(to: 0)
-        self.init(contentType: type, body: body, gzipped: gzipped, brotli: brotli, eTag: "W/\"\(Self.digest(data))\"",
-                  cacheControl: Self.cacheControl(for: path))
+        self.init(contentType: type, body: ByteBuffer(bytes: data), compressed: CompressedCopies(of: compressible ? data : nil),
+                  eTag: "W/\"\(Self.digest(data))\"", cacheControl: Self.cacheControl(for: path))
+    }
+}
+
+/// A web file's gzip and Brotli copies, made once, when the file is first asked for, and kept.
+/// Made at start, they were most of what starting a server cost (Brotli at quality 11 of all
+/// 300 KB, 0.4 s of CPU in a debug build), though most servers the tests start never serve a
+/// web file; now the first visit after a start waits for the files it asks for, once (about
+/// 175 ms together in a release build), and a server that only answers the API never pays.
+final class CompressedCopies: Sendable {
+    private let data: Data?
+    private let made = Mutex<(gzipped: ByteBuffer?, brotli: ByteBuffer?)?>(nil)
+
+    /// Copies of `data`; `nil`: a file not worth compressing (small, or a PNG).
+    init(of data: Data?) { self.data = data }
+
+    /// Each copy, or `nil` where it would not pay (no smaller than the file, or than the gzip copy).
+    var copies: (gzipped: ByteBuffer?, brotli: ByteBuffer?) {
+        guard let data else { return (nil, nil) }
+        return made.withLock { made in
+            if let made { return made }
+            var body = ByteBuffer(bytes: data)
+            var gzipped = try? body.compress(with: .gzip(configuration: .init(compressionLevel: 9)))
+            if let compressed = gzipped, compressed.readableBytes >= data.count { gzipped = nil }
+            var brotli = WebFile.brotli(data)
+            if let compressed = brotli, compressed.readableBytes >= (gzipped?.readableBytes ?? data.count) { brotli = nil }
+            made = (gzipped, brotli)
+            return (gzipped, brotli)
+        }
     }
 }
