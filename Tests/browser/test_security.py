@@ -367,7 +367,9 @@ PAYLOADS = ['<img src=x onerror=alert(1)>', '<script>alert(2)</script>', '"><svg
 CAPTURE_SHARE = "window.sharedData = []; navigator.share = async (data) => { window.sharedData.push(data); };"
 NO_MARKUP = """() => ({
   handlers: [...document.querySelectorAll('*')].filter((e) => [...e.attributes].some((a) => /^on/i.test(a.name))).map((e) => e.outerHTML),
-  scripts: [...document.scripts].map((s) => s.src),
+  // Every script the page holds, but the server's own limits (a JSON block, never run: WebAppLimits).
+  scripts: [...document.scripts].filter((s) => !(s.id === 'limits' && s.type === 'application/json' && s.parentNode === document.head))
+    .map((s) => s.src || s.outerHTML),
   svg: document.querySelectorAll('svg:not(.icon)').length, // the app draws only its icons as SVG
   foreignImages: [...document.images].map((i) => i.getAttribute('src')).filter((s) => !/^icons\\//.test(s)),
   javascriptLinks: [...document.querySelectorAll('[href]')].map((a) => a.getAttribute('href')).filter((h) => /^\\s*javascript:/i.test(h)),
