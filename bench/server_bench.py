@@ -1,7 +1,7 @@
 """The server's benchmarks: wrk against a running `diary serve` on a generated diary, logged in
 with a personal access token, and a first visit in Chromium.
 
-    python3 bench/server_bench.py --diary BIN --database DB --out FILE.md [--duration 10]
+    python3 bench/server_bench.py --diary BIN --database DB --out FILE.md [--duration 10] [--no-profile]
                                   [--baseline BENCH-BASELINE-BIN]
 
 Measures, at 64 connections: the first list page, one entry, a search, and an autosave update
@@ -138,11 +138,12 @@ cores = None
 
 def wrk(url, token, duration, script=None, pid=None, connections=64, warm_up=0):
     """One wrk run; with `pid`, also that server's CPU time per request over the run, after the
-    server has settled. `warm_up` seconds of the same load run first, unmeasured."""
+    server has settled. `warm_up` seconds of the same load run first, unmeasured (no longer than
+    the row itself: a smoke run's rows are a second)."""
     if pid:
         settle(pid)
     if warm_up:
-        run(wrk_command(url, token, warm_up, script, connections))
+        run(wrk_command(url, token, min(warm_up, duration), script, connections))
     before = cpu_seconds(pid) if pid else None
     start = time.monotonic()
     out = run(wrk_command(url, token, duration, script, connections)).stdout
@@ -469,6 +470,8 @@ def main():
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--baseline", help="the bench-baseline binary (built beside `diary`)")
     parser.add_argument("--perf-dir", help="where the perf data files go (default: the folder of --out)")
+    parser.add_argument("--no-profile", action="store_true",
+                        help="no perf profiles under load (the smoke run: 30 s it need not spend)")
     args = parser.parse_args()
     perf_dir = args.perf_dir or os.path.dirname(os.path.abspath(args.out))
 
@@ -539,7 +542,9 @@ def main():
             print(f"server_bench: the list offline in Chromium failed: {offline_failed}", file=sys.stderr)
         # Profiles under load, after everything above, so that they change none of its numbers.
         profiles, no_profile = [], None
-        if not shutil.which("perf"):
+        if args.no_profile:
+            no_profile = "not asked for (`--no-profile`: a smoke run)"
+        elif not shutil.which("perf"):
             no_profile = "`perf` is not installed"
         else:
             os.makedirs(perf_dir, exist_ok=True)
