@@ -29,6 +29,24 @@ from diary_harness import STOP_TIMEOUT  # noqa: E402
 from fake_open_meteo import FakeOpenMeteo  # noqa: E402
 
 
+# The PostgreSQL run (DIARY_TEST_BACKEND=postgres) leaves out the modules marked
+# `same_on_every_backend`: what they test is settled before a request reaches storage (parsing
+# and limits, hosts and proxies, HEAD, the served document, the setup code, the file formats the
+# importer reads), and the storage calls they make are the ones every other module makes on
+# PostgreSQL too. Some of them run the command line on a file of their own: SQLite either way.
+def pytest_configure(config):
+    config.addinivalue_line("markers", "same_on_every_backend: not run again on PostgreSQL (see conftest.py)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if diary_harness.BACKEND != "postgres":
+        return
+    left_out = [item for item in items if item.get_closest_marker("same_on_every_backend")]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if not item.get_closest_marker("same_on_every_backend")]
+
+
 class Server(diary_harness.Server):
     """`diary serve` on `workdir`/diary.sqlite, its output in `workdir`/server.log."""
 

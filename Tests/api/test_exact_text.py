@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from diary_api import assert_error
@@ -174,6 +175,8 @@ def test_export_then_import_gives_back_every_byte(server, api, tmp_path_factory,
     assert again.read_bytes() == exported.read_bytes()
 
 
+# The two command-line tests write a SQLite file of their own: not run again on PostgreSQL (conftest.py).
+@pytest.mark.same_on_every_backend
 @settings(max_examples=25, deadline=None)
 @given(title=st.text(st.characters(codec="utf-8", exclude_characters=LINE_BREAKS), max_size=40), body=BODY | EDGES)
 def test_the_command_line_keeps_piped_text(tmp_path_factory, title, body):
@@ -189,6 +192,7 @@ def test_the_command_line_keeps_piped_text(tmp_path_factory, title, body):
     assert (entry["title"], entry["body"]) == (title, framed)
 
 
+@pytest.mark.same_on_every_backend
 def test_the_command_line_refuses_text_that_is_not_utf8(tmp_path):
     database = tmp_path / "diary.sqlite"
     done = subprocess.run([str(_binary()), "new", "--database", str(database)], input=b"Title\n\xff\xfe broken",

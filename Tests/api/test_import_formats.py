@@ -25,6 +25,10 @@ from diary_cli import BINARY, REPO
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import photo_files  # noqa: E402
 
+# Reading other apps' files, by the command line on a SQLite file of its own (the import's storage
+# runs on PostgreSQL in test_import_api): not run again on PostgreSQL (conftest.py).
+pytestmark = pytest.mark.same_on_every_backend
+
 ZONE = "Asia/Seoul"
 DAY_ONE = REPO / "Tests/fixtures/dayone/Journal.json"
 

@@ -10,6 +10,10 @@ import yaml
 from diary_api import assert_error
 from openapi_check import DOCUMENT
 
+# The sample is an import (test_import_api runs on PostgreSQL) and the document a file: not run
+# again on PostgreSQL (conftest.py).
+pytestmark = pytest.mark.same_on_every_backend
+
 # The seed sample the server loads, as the test fixtures keep it (a copy of the original records).
 SAMPLE = Path(__file__).resolve().parents[1] / "fixtures/seed-sample.json"
 

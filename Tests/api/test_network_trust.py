@@ -17,6 +17,9 @@ import requests
 
 from diary_api import TESTER
 
+# Hosts and proxies, settled before any route: not run again on PostgreSQL (conftest.py).
+pytestmark = pytest.mark.same_on_every_backend
+
 BINARY = Path(os.environ.get("DIARY_BIN") or Path(__file__).resolve().parents[2] / ".build/debug/diary")
 
 PATHS = ["/", "/js/main.js", "/api/v1/entries", "/api/v1/session", "/api/v1/openapi.yaml", "/api/v1/nowhere"]

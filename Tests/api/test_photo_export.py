@@ -12,10 +12,15 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from diary_cli import BINARY
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import photo_files  # noqa: E402
+
+# The command line on SQLite files of its own: not run again on PostgreSQL (conftest.py).
+pytestmark = pytest.mark.same_on_every_backend
 
 
 def diary(database: Path, *args: str, ok: bool = True) -> subprocess.CompletedProcess:

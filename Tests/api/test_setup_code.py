@@ -19,6 +19,10 @@ import requests
 from diary_api import TESTER, check_exchange
 from diary_cli import BINARY, cli
 
+# Who may set up, settled before storage (the setup itself runs on PostgreSQL in test_sessions):
+# not run again on PostgreSQL (conftest.py).
+pytestmark = pytest.mark.same_on_every_backend
+
 SETUP_NAME = {"name": "owner", "password": "the owner's long password"}
 
 
