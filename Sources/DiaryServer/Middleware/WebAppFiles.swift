@@ -127,10 +127,6 @@ struct WebFile: Sendable {
     /// Foundation, it was half the CPU of a debug server's start, which the tests make some 1,500
     /// times a run.) Whitespace here is ASCII's: a line that starts with another space, then `//`,
     /// stays.
-    static func withoutCommentLines(_ text: String, script: Bool) -> String {
-        String(decoding: withoutCommentLines(Array(text.utf8), script: script), as: UTF8.self)
-    }
-
     static func withoutCommentLines(_ text: [UInt8], script: Bool) -> [UInt8] {
         text.withUnsafeBufferPointer { bytes in
             let file = ScriptBytes(bytes: bytes)
